@@ -1,0 +1,61 @@
+package io.github.dmarflush.sim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class IommuSimTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = IommuSim.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        return cl.execute(args);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--bogus|Unknown option: '--bogus'",
+        "--threads x|Invalid value for option '--threads'",
+        "--threads 0|--threads must be 1..256, got 0",
+        "--duration soon|'soon' is not a duration",
+        "--packet-size 70000|--packet-size must be 1..65536 bytes, got 70000",
+        "--strategy fastest|Invalid value for option '--strategy'",
+        "--iotlb-entries 100|--iotlb-entries must be a power of two, got 100",
+        "--qi-size 9|--qi-size must be 0..7, got 9",
+    })
+    void badInputIsOneLineAndExitCode2(String args, String expected) {
+        int code = run(args.split(" "));
+        assertEquals(2, code);
+        String e = err.toString();
+        assertEquals(1, e.lines().count(), e);
+        assertTrue(e.startsWith("iommu-sim: "), e);
+        assertTrue(e.contains(expected), e);
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void tinyRunOfBothStrategiesPrintsBothReportsAndTheComparison() {
+        int code = run("-d", "300ms", "--warmup", "100ms", "-t", "2");
+        assertEquals(0, code, err.toString());
+        String o = out.toString();
+        assertTrue(o.contains("== TCP_MAERTS, strategy locked"), o);
+        assertTrue(o.contains("== TCP_MAERTS, strategy flushlist"), o);
+        assertTrue(o.contains("Adaptive mutex spin: "), o);
+        assertTrue(o.contains("Count indv cuml rcnt     nsec Lock"), o);
+        assertTrue(o.lines().anyMatch(l -> l.startsWith("comparison: dmarhw spin events/s locked/flushlist = ")), o);
+        assertTrue(o.contains("end-of-run checks: passed"), o);
+    }
+}
