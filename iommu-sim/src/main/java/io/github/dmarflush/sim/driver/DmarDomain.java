@@ -37,6 +37,7 @@ public final class DmarDomain {
     private final LongAdder entriesFreed = new LongAdder();
     private final LongAdder emptyUnloads = new LongAdder();
     private final LongAdder unloadedEntries = new LongAdder();
+    private final LongAdder rangesFreed = new LongAdder();
     /**
      * Retired entry structures, reused by later loads, as FreeBSD's UMA zone
      * {@code iommu_map_entry_zone} caches them. Recycling makes a flush list that retires an
@@ -252,6 +253,7 @@ public final class DmarDomain {
             e.spaceFreed = true;
             if (e.size() > 0) {
                 gas.free(e.start, e.size());
+                rangesFreed.increment();
             }
         } finally {
             site.unlock();
@@ -316,6 +318,11 @@ public final class DmarDomain {
     /** @return empty entries unloaded (freed at once, nothing queued) */
     public long emptyUnloads() {
         return emptyUnloads.sum();
+    }
+
+    /** @return IOVA ranges given back to the allocator (by the QI task, a strict unload, or a failed load) */
+    public long rangesFreed() {
+        return rangesFreed.sum();
     }
 
     /** @return non-empty entries unloaded */

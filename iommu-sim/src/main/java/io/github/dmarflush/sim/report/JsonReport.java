@@ -81,7 +81,7 @@ public final class JsonReport {
                 .field("iwcSets", q.iwcSets()).field("iwcClears", q.iwcClears())
                 .field("taskRuns", q.taskRuns())
                 .field("releasedFirstDrain", q.releasedFirstDrain()).field("releasedSecondDrain", q.releasedSecondDrain())
-                .field("queueFullEvents", q.queueFull()).field("unloadedEntries", q.unloadedEntries())
+                .field("queueFullEvents", q.queueFull()).field("unloadedEntries", q.unloadedEntries()).field("rangesFreed", q.rangesFreed())
                 .field("emptyUnloads", q.emptyUnloads()).field("seqWraps", q.seqWraps())
                 .field("dmaFaults", q.dmaFaults()).field("queueErrors", q.queueErrors())
                 .endObject();

@@ -44,9 +44,14 @@ public final class RunReport {
             case "TCP_MAERTS" -> String.format(Locale.ROOT, "packet %d B", r.config().packetSize());
             default -> "trace";
         };
-        sb.append(String.format(Locale.ROOT,
-                "threads %d, %s, seed %d, warmup %.1f s, measured %.3f s%n",
-                r.config().threads(), size, r.config().seed(), r.config().warmup().toMillis() / 1e3, s));
+        if (r.workload().startsWith("replay")) {
+            sb.append(String.format(Locale.ROOT, "%d trace events replayed in order on one CPU, no warm-up, %.3f s%n",
+                    r.ops(), s));
+        } else {
+            sb.append(String.format(Locale.ROOT,
+                    "threads %d, %s, seed %d, warmup %.1f s, measured %.3f s%n",
+                    r.config().threads(), size, r.config().seed(), r.config().warmup().toMillis() / 1e3, s));
+        }
         sb.append(String.format(Locale.ROOT,
                 "machine: %d unit(s) x %d domain(s), %d device(s), %d-level tables%s, queue %d slots, "
                         + "batch coalesce %d, IOTLB %d, engine %s%n",
@@ -66,8 +71,8 @@ public final class RunReport {
         sb.append(String.format(Locale.ROOT,
                 "  released by 1st drain %12d, by 2nd drain (after IWC clear) %d; queue-full events %d%n",
                 q.releasedFirstDrain(), q.releasedSecondDrain(), q.queueFull()));
-        sb.append(String.format(Locale.ROOT, "  entries unloaded      %12d, empty unloads %d, seq wraps %d%n",
-                q.unloadedEntries(), q.emptyUnloads(), q.seqWraps()));
+        sb.append(String.format(Locale.ROOT, "  entries unloaded      %12d, IOVA ranges freed %d, empty unloads %d, seq wraps %d%n",
+                q.unloadedEntries(), q.rangesFreed(), q.emptyUnloads(), q.seqWraps()));
         if (r.unmapsNotMapped() > 0) {
             sb.append(String.format(Locale.ROOT, "  unmaps of IOVAs not mapped %d (reported, run continued)%n",
                     r.unmapsNotMapped()));

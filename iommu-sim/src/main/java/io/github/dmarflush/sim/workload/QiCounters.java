@@ -27,18 +27,19 @@ import io.github.dmarflush.sim.hw.DmarHardware;
  * @param seqWraps wait-sequence wraps to a new generation
  * @param dmaFaults DMA faults recorded by the units
  * @param queueErrors invalidation-queue errors (FSTS.IQE)
+ * @param rangesFreed IOVA ranges given back to the allocator
  */
 public record QiCounters(long iotlbDescriptors, long waitDescriptors, long contextDescriptors, long iecDescriptors,
         long interrupts, long iwcSets, long iwcClears, long taskRuns, long releasedFirstDrain,
         long releasedSecondDrain, long queueFull, long emptyUnloads, long unloadedEntries, long seqWraps,
-        long dmaFaults, long queueErrors) {
+        long dmaFaults, long queueErrors, long rangesFreed) {
 
     /**
      * @param m a machine
      * @return its counters now
      */
     public static QiCounters capture(SimMachine m) {
-        long[] v = new long[16];
+        long[] v = new long[17];
         for (DmarUnit u : m.units()) {
             DmarHardware hw = u.hardware();
             v[0] += hw.iotlbDescriptors();
@@ -62,9 +63,10 @@ public record QiCounters(long iotlbDescriptors, long waitDescriptors, long conte
         for (DmarDomain d : m.domains()) {
             v[11] += d.emptyUnloads();
             v[12] += d.unloadedEntries();
+            v[16] += d.rangesFreed();
         }
         return new QiCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
-                v[13], v[14], v[15]);
+                v[13], v[14], v[15], v[16]);
     }
 
     /**
@@ -77,6 +79,7 @@ public record QiCounters(long iotlbDescriptors, long waitDescriptors, long conte
                 interrupts - o.interrupts, iwcSets - o.iwcSets, iwcClears - o.iwcClears, taskRuns - o.taskRuns,
                 releasedFirstDrain - o.releasedFirstDrain, releasedSecondDrain - o.releasedSecondDrain,
                 queueFull - o.queueFull, emptyUnloads - o.emptyUnloads, unloadedEntries - o.unloadedEntries,
-                seqWraps - o.seqWraps, dmaFaults - o.dmaFaults, queueErrors - o.queueErrors);
+                seqWraps - o.seqWraps, dmaFaults - o.dmaFaults, queueErrors - o.queueErrors,
+                rangesFreed - o.rangesFreed);
     }
 }

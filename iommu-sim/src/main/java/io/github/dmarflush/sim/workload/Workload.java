@@ -198,6 +198,9 @@ public abstract class Workload {
         Map<String, LockSiteSample> merged = new LinkedHashMap<>();
         for (LockstatMutex l : locks) {
             for (SiteStats s : l.sites()) {
+                if (s.acquisitions() == 0 && s.spinEvents() == 0 && s.blockEvents() == 0) {
+                    continue; // a call site this run never used
+                }
                 LockSiteSample x = new LockSiteSample(s.lockName(), s.caller(), s.acquisitions(), s.spinEvents(),
                         s.spinNanos(), s.blockEvents(), s.blockNanos(), s.spinHistogram(), s.blockHistogram());
                 merged.merge(s.lockName() + "\0" + s.caller(), x, LockSiteSample::plus);
