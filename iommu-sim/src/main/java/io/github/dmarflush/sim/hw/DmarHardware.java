@@ -415,27 +415,25 @@ public final class DmarHardware implements AutoCloseable {
     /**
      * Translates one address for a DMA access and checks it (the DMA checker).
      *
-     * @return the IOTLB entry to use, or null after recording a fault in {@code faultOut[0]}
+     * @return the IOTLB entry to use, or the reason the access faults (no allocation either way
+     *     unless the IOTLB is filled)
      */
-    private Iotlb.Entry translate(int requestId, ContextEntry ctx, long a, boolean write, DmaFault[] faultOut) {
+    private Object translate(ContextEntry ctx, long a, boolean write) {
         long perm = write ? PageTable.PTE_W : PageTable.PTE_R;
         long pte = ctx.pageTable().walk(a);
         Iotlb.Entry cached = iotlb.lookup(ctx.domainId(), a);
         if (cached != null) {
             // The DMA checker: a cached translation must agree with the page table.
             if ((pte & perm) == 0) {
-                faultOut[0] = fault(new DmaFault(requestId, a, write, DmaFault.Reason.STALE_UNMAPPED));
-                return null;
+                return DmaFault.Reason.STALE_UNMAPPED;
             }
             if (cached.translate(a) != PageTable.translate(pte, a)) {
-                faultOut[0] = fault(new DmaFault(requestId, a, write, DmaFault.Reason.STALE_REMAPPED));
-                return null;
+                return DmaFault.Reason.STALE_REMAPPED;
             }
             return cached;
         }
         if ((pte & perm) == 0) {
-            faultOut[0] = fault(new DmaFault(requestId, a, write, DmaFault.Reason.NOT_PRESENT));
-            return null;
+            return DmaFault.Reason.NOT_PRESENT;
         }
         int shift = PageTable.pageShift(pte);
         return iotlb.fill(ctx.domainId(), a, PageTable.translate(pte, a & -(1L << shift)), shift);
@@ -446,14 +444,14 @@ public final class DmarHardware implements AutoCloseable {
         if (ctx == null) {
             return fault(new DmaFault(requestId, iova, write, DmaFault.Reason.NO_CONTEXT));
         }
-        DmaFault[] f = new DmaFault[1];
         long end = iova + len;
         long a = iova;
         while (a < end) {
-            Iotlb.Entry e = translate(requestId, ctx, a, write, f);
-            if (e == null) {
-                return f[0];
+            Object t = translate(ctx, a, write);
+            if (t instanceof DmaFault.Reason reason) {
+                return fault(new DmaFault(requestId, a, write, reason));
             }
+            Iotlb.Entry e = (Iotlb.Entry) t;
             long chunkEnd = Math.min(end, e.iovaBase() + (1L << e.shift()));
             long pa = e.translate(a);
             int n = (int) (chunkEnd - a);
