@@ -213,6 +213,9 @@ public final class IommuSim implements Callable<Integer> {
         if (workload != WorkloadChoice.replay && trace != null) {
             throw bad("--trace is for --workload replay");
         }
+        if (workload == WorkloadChoice.replay && recordTrace != null) {
+            throw bad("--record-trace records a simulated workload, not a replay");
+        }
         if (recordLimit < 1) {
             throw bad("--record-limit must be >= 1, got " + recordLimit);
         }

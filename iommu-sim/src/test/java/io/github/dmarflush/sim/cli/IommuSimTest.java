@@ -46,6 +46,7 @@ class IommuSimTest {
         "--levels 6|--levels must be 3, 4 or 5, got 6",
         "--units 0|--units must be 1..8, got 0",
         "--strategy fastest|Invalid value for option '--strategy'",
+        "-w replay --trace t --record-trace r|--record-trace records a simulated workload, not a replay",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));

@@ -62,8 +62,18 @@ class QueueRingTest {
         return check("IQT", hw.readIqt());
     }
 
+    /**
+     * Spins until the hardware has executed everything published, or fails after ten seconds
+     * (a busy loop ignores JUnit's timeout, so a broken ring must fail here, not hang).
+     */
     private void waitIdle() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (iqh() != iqt()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the queue did not drain: IQH 0x" + Long.toHexString(hw.readIqh())
+                        + ", IQT 0x" + Long.toHexString(hw.readIqt()) + ", FSTS 0x"
+                        + Integer.toHexString(hw.readFsts()));
+            }
             Thread.onSpinWait();
         }
     }
@@ -73,6 +83,9 @@ class QueueRingTest {
         waitIdle();
         int n = 0;
         while (iqt() != target) {
+            if (n > 4 * SIZE / 16) {
+                throw new AssertionError("IQT never reached 0x" + Long.toHexString(target));
+            }
             long[] d = marker(n++);
             unit.submit(d[0], d[1]);
             waitIdle();
