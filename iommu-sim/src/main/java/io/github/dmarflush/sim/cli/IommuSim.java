@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,12 +45,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "iommu-sim", mixinStandardHelpOptions = true, version = "iommu-sim 0.1.0",
         sortOptions = false,
-        description = {
-            "Simulates Intel VT-d (DMAR) units under netperf-like (TCP_MAERTS, TCP_STREAM), dd-like and",
-            "trace-replay workloads and compares the pre-2022 locked TLB flush list with the lock-free",
-            "zombie-head flush list (and strict synchronous invalidation), printing lockstat-style",
-            "contention tables for the DMAR unit lock (dmarhw) and the domain lock (iodom)."
-        })
+        description = "Simulates Intel VT-d (DMAR) units under netperf-like (TCP_MAERTS, TCP_STREAM), dd-like "
+                + "and trace-replay workloads and compares the pre-2022 locked TLB flush list with the lock-free "
+                + "zombie-head flush list (and strict synchronous invalidation), printing lockstat-style contention "
+                + "tables for the DMAR unit lock (dmarhw) and the domain lock (iodom).")
 public final class IommuSim implements Callable<Integer> {
 
     /** Which runs to make. */
@@ -116,7 +113,7 @@ public final class IommuSim implements Callable<Integer> {
 
     @Option(names = "--latency", paramLabel = "LIST", converter = LatencyConverter.class,
             description = "Hardware time per descriptor type, ns, e.g. iotlb=300,wait=100,ctx=0,iec=0 (overrides --descriptor-latency).")
-    Map<String, Long> latency;
+    LatencyConverter.Latencies latency;
 
     @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded (default: ${DEFAULT-VALUE}).")
     long jitter = 0;
@@ -226,8 +223,8 @@ public final class IommuSim implements Callable<Integer> {
             return new EngineTiming(descriptorLatency, descriptorLatency, descriptorLatency, descriptorLatency,
                     jitter, seed);
         }
-        return new EngineTiming(latency.getOrDefault("iotlb", 0L), latency.getOrDefault("ctx", 0L),
-                latency.getOrDefault("iec", 0L), latency.getOrDefault("wait", 0L), jitter, seed);
+        return new EngineTiming(latency.get("iotlb"), latency.get("ctx"), latency.get("iec"), latency.get("wait"),
+                jitter, seed);
     }
 
     private List<MachineConfig> runs() {

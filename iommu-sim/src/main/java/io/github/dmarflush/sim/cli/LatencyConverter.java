@@ -9,10 +9,21 @@ import picocli.CommandLine;
  * Parses per-type descriptor latencies: {@code iotlb=300,wait=100,ctx=0,iec=0} (ns); a bare
  * number sets every type.
  */
-final class LatencyConverter implements CommandLine.ITypeConverter<Map<String, Long>> {
+final class LatencyConverter implements CommandLine.ITypeConverter<LatencyConverter.Latencies> {
+
+    /**
+     * Parsed latencies by descriptor type.
+     *
+     * @param byType ns per type name ({@code iotlb}, {@code ctx}, {@code iec}, {@code wait})
+     */
+    record Latencies(Map<String, Long> byType) {
+        long get(String type) {
+            return byType.getOrDefault(type, 0L);
+        }
+    }
 
     @Override
-    public Map<String, Long> convert(String value) {
+    public Latencies convert(String value) {
         Map<String, Long> out = new LinkedHashMap<>();
         String v = value.trim().toLowerCase(Locale.ROOT);
         if (v.matches("\\d{1,12}")) {
@@ -20,7 +31,7 @@ final class LatencyConverter implements CommandLine.ITypeConverter<Map<String, L
             for (String k : new String[] {"iotlb", "ctx", "iec", "wait"}) {
                 out.put(k, n);
             }
-            return out;
+            return new Latencies(out);
         }
         for (String part : v.split(",")) {
             String[] kv = part.split("=", 2);
@@ -31,6 +42,6 @@ final class LatencyConverter implements CommandLine.ITypeConverter<Map<String, L
             }
             out.put(kv[0], Long.parseLong(kv[1]));
         }
-        return out;
+        return new Latencies(out);
     }
 }

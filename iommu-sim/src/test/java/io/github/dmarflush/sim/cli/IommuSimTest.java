@@ -102,4 +102,17 @@ class IommuSimTest {
         assertTrue(!h.contains("http://") || h.replace("http://www.w3.org/2000/svg", "").indexOf("http") < 0,
                 "nothing fetched from elsewhere");
     }
+
+    @Test
+    void perTypeLatencyJitterAndTopologyReachTheMachine() {
+        int code = run("-w", "dd", "--strategy", "flushlist", "-d", "200ms", "--warmup", "0", "-t", "2",
+                "--latency", "iotlb=2000,wait=500", "--jitter", "300", "--units", "2", "--devices", "2",
+                "--segment-size", "2m");
+        assertEquals(0, code, err.toString());
+        String o = out.toString();
+        assertTrue(o.contains("machine: 2 unit(s) x 1 domain(s), 2 device(s)"), o);
+        assertTrue(o.contains("engine iotlb=2000ns ctx=0ns iec=0ns wait=500ns jitter=300ns"), o);
+        assertTrue(o.contains("request 2048 KiB in segments of 2048 KiB"), o);
+        assertTrue(o.contains("end-of-run checks: passed"), o);
+    }
 }
