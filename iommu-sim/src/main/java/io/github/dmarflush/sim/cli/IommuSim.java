@@ -174,6 +174,13 @@ public final class IommuSim implements Callable<Integer> {
         if (txBatch < 1 || txBatch > 1024) {
             throw bad("--tx-batch must be 1..1024, got " + txBatch);
         }
+        long pageRounded = (packetSize + 4095L) & ~4095L;
+        long netBytes = workload == WorkloadChoice.tcp_stream
+                ? (long) threads * txBatch * (4096 + pageRounded)
+                : (long) threads * 16 * pageRounded;
+        if (workload != WorkloadChoice.dd && workload != WorkloadChoice.replay && netBytes > (160L << 20)) {
+            throw bad("--threads x buffers x --packet-size needs more than the 256 MiB of simulated memory");
+        }
         if (batchCoalesce < 1) {
             throw bad("--batch-coalesce must be >= 1, got " + batchCoalesce);
         }

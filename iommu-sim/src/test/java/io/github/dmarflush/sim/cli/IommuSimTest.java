@@ -47,6 +47,8 @@ class IommuSimTest {
         "--units 0|--units must be 1..8, got 0",
         "--strategy fastest|Invalid value for option '--strategy'",
         "-w replay --trace t --record-trace r|--record-trace records a simulated workload, not a replay",
+        "-t 256 -p 65536|needs more than the 256 MiB of simulated memory",
+        "-w dd -t 64|--threads x --request-size needs more than the 256 MiB of simulated memory",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));
