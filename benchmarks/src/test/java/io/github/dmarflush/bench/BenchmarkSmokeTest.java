@@ -1,0 +1,111 @@
+package io.github.dmarflush.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+
+/**
+ * The smoke run that keeps the benchmarks from rotting: every benchmark, every candidate,
+ * one fork, no warmup, one 100 ms iteration. It fails if any benchmark throws (a candidate
+ * that breaks FIFO, a flush list that rejects an enqueue, a setup error) or moves no entry.
+ * Its figures are not measurements (the code is barely compiled in 100 ms).
+ */
+class BenchmarkSmokeTest {
+
+    private static final String PKG = "io.github.dmarflush.bench.";
+
+    /** Every (benchmark, candidate) pair the module declares. */
+    private static Set<String> expectedRuns() {
+        Set<String> s = new TreeSet<>();
+        for (Candidate c : Candidate.values()) {
+            s.add("BareQueueBenchmark.oneProducer " + c);
+            if (c.multiProducer) {
+                s.add("BareQueueBenchmark.twoProducers " + c);
+            }
+            if (c.producersHoldUnitLock) {
+                s.add("RealisticBenchmark.twoProducers " + c);
+            }
+            s.add("LatencyBenchmark.paced " + c);
+            s.add("AllocationBenchmark.enqueueDrain " + c);
+        }
+        return s;
+    }
+
+    /**
+     * In this JVM ({@code forks(0)}): 45 forked JVMs took over two minutes on the shared
+     * two-CPU machine, most of it JVM start-up. The forked path (class path, benchmark list,
+     * system properties) is covered by the negative tests below, which fork.
+     */
+    @Test
+    @SuppressWarnings("rawtypes") // JMH's getSecondaryResults() is a Map<String, Result>
+    void everyBenchmarkRunsOneShortIterationAndMovesEntries(@TempDir Path dir) throws Exception {
+        Path latency = dir.resolve("latency.tsv");
+        System.setProperty(LatencyLog.PROPERTY, latency.toString());
+        Options o = ShortProfile.smoke(ShortProfile.options(ShortProfile.ALL, latency)).forks(0).build();
+        Collection<RunResult> results;
+        try {
+            results = new Runner(o).run();
+        } finally {
+            System.clearProperty(LatencyLog.PROPERTY);
+        }
+
+        Set<String> seen = new TreeSet<>();
+        for (RunResult r : results) {
+            String bench = r.getParams().getBenchmark().substring(PKG.length());
+            String candidate = r.getParams().getParam("candidate");
+            seen.add(bench + " " + candidate);
+            Map<String, Result> secondary = r.getSecondaryResults();
+            double moved = bench.startsWith("AllocationBenchmark")
+                    ? r.getPrimaryResult().getScore() // ns per enqueue + drain; NaN if none ran
+                    : secondary.get("drained").getScore(); // entries/s the consumer dequeued
+            assertTrue(moved > 0, bench + " " + candidate + " moved no entry: " + moved);
+        }
+        assertEquals(expectedRuns(), seen);
+        // Every latency trial wrote its histogram, with samples.
+        var hist = LatencyLog.read(latency);
+        assertEquals(Candidate.values().length, hist.size());
+        hist.forEach((c, h) -> assertTrue(h.getTotalCount() > 0, c + " recorded no latency"));
+    }
+
+    /**
+     * The smoke run must fail when a benchmark throws. The deliberately broken pool hands
+     * out an entry that is still in flight: the flush list rejects it
+     * ({@code EntryStillLinkedException}); the peers carry it twice and the consumer's FIFO
+     * check throws.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "FLUSH_LIST, EntryStillLinkedException",
+        "MPSC_LOCKED, FIFO broken",
+    })
+    void aBenchmarkThatThrowsFailsTheRun(String candidate, String expected, @TempDir Path dir)
+            throws IOException {
+        Path log = dir.resolve("jmh.log");
+        Options o = ShortProfile.smoke(ShortProfile.options(
+                        "BareQueueBenchmark\\.oneProducer", null, "-Dflushbench.fault=reissue"))
+                .param("candidate", candidate)
+                .output(log.toString())
+                .build();
+        assertThrows(RunnerException.class, () -> new Runner(o).run());
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(out.contains(expected), "expected '" + expected + "' in the JMH log:\n" + out);
+    }
+}
