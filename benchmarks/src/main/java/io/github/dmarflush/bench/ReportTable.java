@@ -40,7 +40,7 @@ public final class ReportTable {
 
     /** One benchmark result, the parts the report uses. */
     record Row(String workload, String candidate, Map<String, String> params, double score,
-            double error, String unit, double allocNorm, double allocRateMBs) {
+            double error, String unit, double allocNorm, double allocRateMBs, double min, double max) {
     }
 
     private final List<Row> rows = new ArrayList<>();
@@ -74,11 +74,22 @@ public final class ReportTable {
             if (secondary.containsKey("drained")) {
                 metric = Json.object(secondary.get("drained"));
             }
+            double min = Double.NaN;
+            double max = Double.NaN;
+            if (metric.get("rawData") != null) {
+                for (Object fork : Json.array(metric.get("rawData"))) {
+                    for (Object it : Json.array(fork)) {
+                        double v = Json.number(it);
+                        min = Double.isNaN(min) ? v : Math.min(min, v);
+                        max = Double.isNaN(max) ? v : Math.max(max, v);
+                    }
+                }
+            }
             rows.add(new Row(workload, params.getOrDefault("candidate", "?"), params,
                     Json.number(metric.get("score")), errorOf(metric),
                     (String) metric.get("scoreUnit"),
                     secondaryScore(secondary, "gc.alloc.rate.norm"),
-                    secondaryScore(secondary, "gc.alloc.rate")));
+                    secondaryScore(secondary, "gc.alloc.rate"), min, max));
         }
     }
 
@@ -152,13 +163,14 @@ public final class ReportTable {
                 continue;
             }
             md.append("**").append(w.getValue()).append("**\n\n");
-            md.append("| candidate | producers hold unit lock | Mops/s | ± | vs MPSC_LOCKED | vs LOCKED_BASELINE | B/entry (approx.) |\n");
-            md.append("|---|---|---:|---:|---:|---:|---:|\n");
+            md.append("| candidate | producers hold unit lock | Mops/s | ± | iterations min-max | vs MPSC_LOCKED | vs LOCKED_BASELINE | B/entry (approx.) |\n");
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
             for (Row r : ws) {
                 Candidate c = Candidate.valueOf(r.candidate);
                 double bytesPerEntry = r.allocRateMBs * 1024 * 1024 / r.score;
-                md.append(f("| %s | %s | %.2f | %.2f | %s | %s | %s |\n", r.candidate,
+                md.append(f("| %s | %s | %.2f | %.2f | %.2f-%.2f | %s | %s | %s |\n", r.candidate,
                         c.producersHoldUnitLock ? "yes" : "no", r.score / 1e6, r.error / 1e6,
+                        r.min / 1e6, r.max / 1e6,
                         ratioCell(ratio(w.getKey(), r.candidate, MPSC_REF)),
                         ratioCell(ratio(w.getKey(), r.candidate, BASELINE_REF)),
                         Double.isNaN(bytesPerEntry) ? "n/a" : f("%.1f", bytesPerEntry)));

@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -101,6 +102,7 @@ public final class ShortProfile {
         Path md = out.resolve(stamp + ".md");
         Files.deleteIfExists(lat);
 
+        String calibration = calibrate(40, 60, 100, 120, 300);
         String loadBefore = loadAverage();
         long t0 = System.nanoTime();
         ChainedOptionsBuilder b = options(include, lat)
@@ -134,6 +136,8 @@ public final class ShortProfile {
         report.append("- Date (UTC): ").append(start.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
                 .substring(0, 16)).append("; wall time ").append(wall.toMinutesPart()).append(" min ")
                 .append(wall.toSecondsPart()).append(" s\n");
+        report.append("- `Blackhole.consumeCPU` cost in this JVM, best of 5 rounds: ").append(calibration)
+                .append('\n');
         report.append("- Load average (1, 5, 15 min) before: ").append(loadBefore)
                 .append("; after: ").append(loadAfter).append('\n');
         report.append("- Files: `").append(json.getFileName()).append("` (JMH JSON), `")
@@ -143,6 +147,28 @@ public final class ShortProfile {
         System.out.println();
         System.out.print(report);
         System.out.println("Wrote " + json + ", " + lat + ", " + md);
+    }
+
+    /**
+     * Times {@link Blackhole#consumeCPU} for each token count (the defaults of the realistic
+     * and latency workloads), best of 5 rounds of 200,000 calls, in this JVM. A rough guide
+     * to what the token counts mean in ns on this machine; the benchmarks run in forks.
+     */
+    static String calibrate(long... tokens) {
+        StringBuilder b = new StringBuilder();
+        for (long t : tokens) {
+            double best = Double.MAX_VALUE;
+            for (int round = 0; round < 5; round++) {
+                long s = System.nanoTime();
+                for (int i = 0; i < 200_000; i++) {
+                    Blackhole.consumeCPU(t);
+                }
+                best = Math.min(best, (System.nanoTime() - s) / 200_000.0);
+            }
+            b.append(b.length() == 0 ? "" : ", ").append(t).append(" tokens ")
+                    .append(String.format(Locale.ROOT, "%.0f", best)).append(" ns");
+        }
+        return b.toString();
     }
 
     /** The first three fields of /proc/loadavg, or "n/a" where there is none. */

@@ -54,7 +54,7 @@ class ReportTableTest {
         assertEquals(1.5, t.ratio("BareQueueBenchmark.oneProducer", "FLUSH_LIST", "MPSC_LOCKED"), 1e-9);
         assertEquals(3.0, t.ratio("BareQueueBenchmark.oneProducer", "FLUSH_LIST", "LOCKED_BASELINE"), 1e-9);
         String md = t.markdown();
-        assertTrue(md.contains("| FLUSH_LIST | yes | 30.00 | 1.00 | 1.50x | 3.00x |"), md);
+        assertTrue(md.contains("| FLUSH_LIST | yes | 30.00 | 1.00 | 30.00-30.00 | 1.50x | 3.00x |"), md);
         assertTrue(md.contains("FLUSH_LIST / MPSC_LOCKED = 1.50x, **met**"), md);
         assertTrue(md.contains("3.00x (bare queue, 1 producer + 1 consumer, **met**)"), md);
     }
@@ -83,7 +83,7 @@ class ReportTableTest {
                 group("RealisticBenchmark.twoProducers", "MPSC_LOCKED", 1e6, 0.1e6, 2.0),
                 alloc("FLUSH_LIST", 0.002)), Map.of("FLUSH_LIST", h));
         String md = t.markdown();
-        assertTrue(md.contains("| MPSC_LOCKED | yes | 1.00 | 0.10 | 1.00x | n/a | 2.1 |"), md);
+        assertTrue(md.contains("| MPSC_LOCKED | yes | 1.00 | 0.10 | 1.00-1.00 | 1.00x | n/a | 2.1 |"), md);
         assertTrue(md.contains("| FLUSH_LIST | 0.002 | 50.0 |"), md);
         assertTrue(md.contains("= 0.002 B/op, **met**"), md);
         assertTrue(md.contains("| FLUSH_LIST | 500 | 990 | 999 | 1000 | 1000 |"), md);
