@@ -48,7 +48,7 @@ import org.openjdk.jmh.infra.Control;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 4, time = 1)
+@Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RealisticBenchmark {
 

@@ -23,7 +23,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * The measuring command: runs every benchmark of this module once, in one JMH run with the
  * GC profiler, with the short profile set by the annotations on each benchmark class (one
- * fork; 2-3 warmup and 2-4 measurement iterations of 1 s), and writes
+ * fork; 2-3 warmup and 2-5 measurement iterations of 1 s), and writes
  * <ul>
  *   <li>{@code RESULTS/STAMP.json}: JMH's JSON result, unmodified;</li>
  *   <li>{@code RESULTS/STAMP-latency.tsv}: the latency histograms ({@link LatencyLog});</li>
