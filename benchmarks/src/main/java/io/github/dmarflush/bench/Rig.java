@@ -40,6 +40,18 @@ public class Rig {
      * @throws IllegalArgumentException if the candidate does not allow that many producers
      */
     final void setUp(Candidate c, int producers, ConsumerWork work) {
+        setUp(c, producers, work, POOL_CAPACITY);
+    }
+
+    /**
+     * @param c the candidate
+     * @param producers producer threads in the group
+     * @param work the consumer's per-entry work
+     * @param poolCapacity entries per producer pool (a power of two, at least 2): the most
+     *     entries one producer can have in flight
+     * @throws IllegalArgumentException if the candidate does not allow that many producers
+     */
+    final void setUp(Candidate c, int producers, ConsumerWork work, int poolCapacity) {
         if (producers > 1 && !c.multiProducer) {
             throw new IllegalArgumentException(c + " allows one producer only");
         }
@@ -47,9 +59,9 @@ public class Rig {
         producersLock = c.producersHoldUnitLock;
         pools = new EntryPool[producers];
         for (int i = 0; i < producers; i++) {
-            pools[i] = new EntryPool(POOL_CAPACITY, i);
+            pools[i] = new EntryPool(poolCapacity, i);
         }
-        queue = c.create(unitLock, work, producers * POOL_CAPACITY);
+        queue = c.create(unitLock, work, producers * poolCapacity);
     }
 
     /** Hands the next unclaimed pool to a producer thread. */
