@@ -25,19 +25,22 @@ import org.openjdk.jmh.infra.Control;
  *
  * <p>Per entry, a producer
  * <ol>
- *   <li>allocates an IOVA range: {@link #mapTokens} of {@link Blackhole#consumeCPU} under
+ *   <li>allocates an IOVA range: {@code map} tokens of {@link Blackhole#consumeCPU} under
  *       the domain lock ({@code iommu_gas_map});</li>
- *   <li>does the work of its packet with no lock held: {@link #outsideTokens};</li>
+ *   <li>does the work of its packet with no lock held: {@code outside} tokens;</li>
  *   <li>unmaps: takes the unit lock, emits the IOTLB invalidation and wait descriptors
- *       ({@link #emitTokens}, the descriptor emission and ring-space check of
+ *       ({@code emit} tokens, the descriptor emission and ring-space check of
  *       {@code iommu_qi_invalidate_locked}), takes the next wait sequence number, enqueues
  *       the entry, unlocks.</li>
  * </ol>
- * The consumer, per entry, frees the IOVA range: {@link #freeTokens} under the domain lock
+ * The consumer, per entry, frees the IOVA range: {@code free} tokens under the domain lock
  * ({@code iommu_gas_free_space}), then returns the entry to its pool. The flush list's
  * consumer drains without the unit lock; the locked baseline's drain takes the unit lock
  * for every entry, dropping it around the free, as the pre-2022 {@code dmar_qi_task}. Each
  * peer's consumer polls with no unit lock and does the same free.
+ *
+ * <p>The token counts are the parameter {@link Unit#tokens}: a balanced profile and a
+ * unit-lock-bound one.
  *
  * <p>Only candidates whose producers hold the unit lock are run: the enqueue must happen
  * under the lock that hands out the wait sequence numbers, or the list would not be in
@@ -60,21 +63,26 @@ public class RealisticBenchmark {
                 "ARRAY_DEQUE_LOCKED"})
         public Candidate candidate;
 
-        /** Producer, under the domain lock: IOVA allocation. */
-        @Param("40")
-        public long mapTokens;
+        /**
+         * The work per entry, in {@link Blackhole#consumeCPU} tokens,
+         * {@code map/outside/emit/free}:
+         * <ul>
+         *   <li>{@code map}: producer, under the domain lock (IOVA allocation);</li>
+         *   <li>{@code outside}: producer, no lock held (the rest of the packet's work);</li>
+         *   <li>{@code emit}: producer, under the unit lock (descriptor emission);</li>
+         *   <li>{@code free}: consumer, per entry, under the domain lock (IOVA free).</li>
+         * </ul>
+         * {@code 40/120/100/60} is the balanced default; {@code 40/0/300/60} makes the unit
+         * lock the bottleneck (producers spend most of their time holding or waiting for
+         * it), the regime of FreeBSD's netperf measurement.
+         */
+        @Param({"40/120/100/60", "40/0/300/60"})
+        public String tokens;
 
-        /** Producer, no lock held: the rest of the packet's work. */
-        @Param("120")
-        public long outsideTokens;
-
-        /** Producer, under the unit lock: descriptor emission. */
-        @Param("100")
-        public long emitTokens;
-
-        /** Consumer, per entry, under the domain lock: IOVA free. */
-        @Param("60")
-        public long freeTokens;
+        long mapTokens;
+        long outsideTokens;
+        long emitTokens;
+        long freeTokens;
 
         /** Builds the queue, the pools and the consumer work. */
         @Setup(Level.Trial)
@@ -82,6 +90,14 @@ public class RealisticBenchmark {
             if (!candidate.producersHoldUnitLock) {
                 throw new IllegalArgumentException(candidate + ": the realistic workload enqueues under the unit lock");
             }
+            String[] t = tokens.split("/");
+            if (t.length != 4) {
+                throw new IllegalArgumentException("tokens must be map/outside/emit/free: " + tokens);
+            }
+            mapTokens = Long.parseLong(t[0]);
+            outsideTokens = Long.parseLong(t[1]);
+            emitTokens = Long.parseLong(t[2]);
+            freeTokens = Long.parseLong(t[3]);
             setUp(candidate, 2, new ConsumerWork.FreeIova(2, domainLock, freeTokens));
         }
     }

@@ -60,6 +60,12 @@ public final class ReportTable {
             if (r.get("params") != null) {
                 Json.object(r.get("params")).forEach((k, v) -> params.put(k, String.valueOf(v)));
             }
+            // Parameters other than the candidate make separate workloads (tables).
+            for (Map.Entry<String, String> p : params.entrySet()) {
+                if (!p.getKey().equals("candidate")) {
+                    workload += " " + p.getKey() + "=" + p.getValue();
+                }
+            }
             Map<String, Object> secondary = r.get("secondaryMetrics") == null
                     ? Map.of() : Json.object(r.get("secondaryMetrics"));
             Map<String, Object> metric = Json.object(r.get("primaryMetric"));
@@ -123,6 +129,28 @@ public final class ReportTable {
         System.out.print(new ReportTable(json, lat).markdown());
     }
 
+    /** The throughput workloads present, known benchmarks first in table order, then by parameters. */
+    List<String> throughputWorkloads() {
+        List<String> out = new ArrayList<>();
+        for (String bench : THROUGHPUT_WORKLOADS.keySet()) {
+            for (Row r : rows) {
+                boolean match = r.workload.equals(bench) || r.workload.startsWith(bench + " ");
+                if (match && !out.contains(r.workload)) {
+                    out.add(r.workload);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The table title of a workload key: the benchmark's description, then its parameters. */
+    static String title(String workload) {
+        int sp = workload.indexOf(' ');
+        String bench = sp < 0 ? workload : workload.substring(0, sp);
+        String t = THROUGHPUT_WORKLOADS.getOrDefault(bench, bench);
+        return sp < 0 ? t : t + ", " + workload.substring(sp + 1);
+    }
+
     Row find(String workload, String candidate) {
         for (Row r : rows) {
             if (r.workload.equals(workload) && r.candidate.equals(candidate)) {
@@ -152,17 +180,14 @@ public final class ReportTable {
         StringBuilder md = new StringBuilder();
         md.append("#### Throughput: entries per second through the queue (drained by the consumer), "
                 + "mean ± 99.9% CI over the measurement iterations\n\n");
-        for (Map.Entry<String, String> w : THROUGHPUT_WORKLOADS.entrySet()) {
+        for (String w : throughputWorkloads()) {
             List<Row> ws = new ArrayList<>();
             for (Row r : rows) {
-                if (r.workload.equals(w.getKey())) {
+                if (r.workload.equals(w)) {
                     ws.add(r);
                 }
             }
-            if (ws.isEmpty()) {
-                continue;
-            }
-            md.append("**").append(w.getValue()).append("**\n\n");
+            md.append("**").append(title(w)).append("**\n\n");
             md.append("| candidate | producers hold unit lock | Mops/s | ± | iterations min-max | vs MPSC_LOCKED | vs LOCKED_BASELINE | B/entry (approx.) |\n");
             md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
             for (Row r : ws) {
@@ -171,8 +196,8 @@ public final class ReportTable {
                 md.append(f("| %s | %s | %.2f | %.2f | %.2f-%.2f | %s | %s | %s |\n", r.candidate,
                         c.producersHoldUnitLock ? "yes" : "no", r.score / 1e6, r.error / 1e6,
                         r.min / 1e6, r.max / 1e6,
-                        ratioCell(ratio(w.getKey(), r.candidate, MPSC_REF)),
-                        ratioCell(ratio(w.getKey(), r.candidate, BASELINE_REF)),
+                        ratioCell(ratio(w, r.candidate, MPSC_REF)),
+                        ratioCell(ratio(w, r.candidate, BASELINE_REF)),
                         Double.isNaN(bytesPerEntry) ? "n/a" : f("%.1f", bytesPerEntry)));
             }
             md.append('\n');
@@ -220,9 +245,9 @@ public final class ReportTable {
         md.append("2. Flush list throughput at least 2x the locked baseline with producers and consumer "
                 + "running concurrently: FLUSH_LIST / LOCKED_BASELINE =");
         String sep = " ";
-        for (Map.Entry<String, String> w : THROUGHPUT_WORKLOADS.entrySet()) {
-            double t2 = ratio(w.getKey(), FLUSH, BASELINE_REF);
-            md.append(sep).append(f("%s (%s, %s)", ratioCell(t2), w.getValue(), verdict(t2 >= 2.0, t2)));
+        for (String w : throughputWorkloads()) {
+            double t2 = ratio(w, FLUSH, BASELINE_REF);
+            md.append(sep).append(f("%s (%s, %s)", ratioCell(t2), title(w), verdict(t2 >= 2.0, t2)));
             sep = "; ";
         }
         md.append(".\n");

@@ -125,7 +125,9 @@ public final class ShortProfile {
         String jmhJson = Files.readString(json, StandardCharsets.UTF_8);
         StringBuilder report = new StringBuilder();
         report.append("### Benchmark run ").append(stamp).append("\n\n");
-        report.append("- Command: `java -jar benchmarks/target/benchmarks.jar")
+        int nice = niceness();
+        report.append("- Command: `").append(nice > 0 ? "nice -n " + nice + " " : "")
+                .append("java -jar benchmarks/target/benchmarks.jar")
                 .append(String.join("", java.util.Arrays.stream(args).map(a -> " " + a).toList()))
                 .append("` (JMH 1.37, `-prof gc`, 1 fork per benchmark, heap `-Xms1g -Xmx1g`)\n");
         report.append("- JVM: ").append(System.getProperty("java.vm.name")).append(' ')
@@ -136,7 +138,7 @@ public final class ShortProfile {
         report.append("- Date (UTC): ").append(start.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
                 .substring(0, 16)).append("; wall time ").append(wall.toMinutesPart()).append(" min ")
                 .append(wall.toSecondsPart()).append(" s\n");
-        report.append("- `Blackhole.consumeCPU` cost in this JVM, best of 5 rounds: ").append(calibration)
+        report.append("- `Blackhole.consumeCPU` cost in this JVM, best of 10 rounds: ").append(calibration)
                 .append('\n');
         report.append("- Load average (1, 5, 15 min) before: ").append(loadBefore)
                 .append("; after: ").append(loadAfter).append('\n');
@@ -151,24 +153,35 @@ public final class ShortProfile {
 
     /**
      * Times {@link Blackhole#consumeCPU} for each token count (the defaults of the realistic
-     * and latency workloads), best of 5 rounds of 200,000 calls, in this JVM. A rough guide
+     * and latency workloads), best of 10 rounds of 100,000 calls, in this JVM. A rough guide
      * to what the token counts mean in ns on this machine; the benchmarks run in forks.
      */
     static String calibrate(long... tokens) {
         StringBuilder b = new StringBuilder();
         for (long t : tokens) {
             double best = Double.MAX_VALUE;
-            for (int round = 0; round < 5; round++) {
+            for (int round = 0; round < 10; round++) {
                 long s = System.nanoTime();
-                for (int i = 0; i < 200_000; i++) {
+                for (int i = 0; i < 100_000; i++) {
                     Blackhole.consumeCPU(t);
                 }
-                best = Math.min(best, (System.nanoTime() - s) / 200_000.0);
+                best = Math.min(best, (System.nanoTime() - s) / 100_000.0);
             }
             b.append(b.length() == 0 ? "" : ", ").append(t).append(" tokens ")
                     .append(String.format(Locale.ROOT, "%.0f", best)).append(" ns");
         }
         return b.toString();
+    }
+
+    /** This process's nice value (field 19 of /proc/self/stat), or 0 where there is none. */
+    static int niceness() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+            return Integer.parseInt(f[16]); // f[0] is field 3 (state)
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** The first three fields of /proc/loadavg, or "n/a" where there is none. */

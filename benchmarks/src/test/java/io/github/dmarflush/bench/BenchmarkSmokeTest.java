@@ -41,7 +41,8 @@ class BenchmarkSmokeTest {
                 s.add("BareQueueBenchmark.twoProducers " + c);
             }
             if (c.producersHoldUnitLock) {
-                s.add("RealisticBenchmark.twoProducers " + c);
+                s.add("RealisticBenchmark.twoProducers " + c + " 40/120/100/60");
+                s.add("RealisticBenchmark.twoProducers " + c + " 40/0/300/60");
             }
             s.add("LatencyBenchmark.paced " + c);
             s.add("AllocationBenchmark.enqueueDrain " + c);
@@ -50,7 +51,7 @@ class BenchmarkSmokeTest {
     }
 
     /**
-     * In this JVM ({@code forks(0)}): 45 forked JVMs took over two minutes on the shared
+     * In this JVM ({@code forks(0)}): 51 forked JVMs took over two minutes on the shared
      * two-CPU machine, most of it JVM start-up. The forked path (class path, benchmark list,
      * system properties) is covered by the negative tests below, which fork.
      */
@@ -71,7 +72,8 @@ class BenchmarkSmokeTest {
         for (RunResult r : results) {
             String bench = r.getParams().getBenchmark().substring(PKG.length());
             String candidate = r.getParams().getParam("candidate");
-            seen.add(bench + " " + candidate);
+            String tokens = r.getParams().getParam("tokens");
+            seen.add(bench + " " + candidate + (tokens == null ? "" : " " + tokens));
             Map<String, Result> secondary = r.getSecondaryResults();
             double moved = bench.startsWith("AllocationBenchmark")
                     ? r.getPrimaryResult().getScore() // ns per enqueue + drain; NaN if none ran

@@ -89,6 +89,26 @@ class ReportTableTest {
         assertTrue(md.contains("| FLUSH_LIST | 500 | 990 | 999 | 1000 | 1000 |"), md);
     }
 
+    /** A group result with one more parameter, as the realistic workload's token profile. */
+    private static String withTokens(String result, String tokens) {
+        return result.replace("\"params\": {", "\"params\": {\"tokens\": \"" + tokens + "\", ");
+    }
+
+    @Test
+    void eachParameterSetIsItsOwnWorkloadWithItsOwnRatios() {
+        String bench = "RealisticBenchmark.twoProducers";
+        ReportTable t = new ReportTable(json(
+                withTokens(group(bench, "FLUSH_LIST", 4e6, 0.1e6, 0), "1/2/3/4"),
+                withTokens(group(bench, "LOCKED_BASELINE", 2e6, 0.1e6, 0), "1/2/3/4"),
+                withTokens(group(bench, "FLUSH_LIST", 3e6, 0.1e6, 0), "5/6/7/8"),
+                withTokens(group(bench, "LOCKED_BASELINE", 3e6, 0.1e6, 0), "5/6/7/8")), Map.of());
+        assertEquals(List.of(bench + " tokens=1/2/3/4", bench + " tokens=5/6/7/8"), t.throughputWorkloads());
+        String md = t.markdown();
+        assertTrue(md.contains("2.00x (realistic (DESIGN.md section 7), 2 producers + 1 consumer, "
+                + "tokens=1/2/3/4, **met**); 1.00x (realistic (DESIGN.md section 7), 2 producers + 1 consumer, "
+                + "tokens=5/6/7/8, **not met**)"), md);
+    }
+
     @Test
     void jsonReaderHandlesJmhValues() {
         Object v = Json.parse("{\"a\": [1, -2.5e3, \"NaN\", true, null, \"x\\\"\\u00e9\"], \"b\": {}}");
