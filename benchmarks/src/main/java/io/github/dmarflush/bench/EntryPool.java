@@ -65,10 +65,10 @@ public final class EntryPool extends PoolPad2 {
 
     /**
      * A deliberately broken pool for the negative smoke test, selected with the system
-     * property {@code flushbench.fault=reissue}: every 4096th take hands out the entry
-     * taken just before it a second time, while that entry is still in flight. A
-     * benchmark run with it must fail (the flush list rejects the double enqueue; the
-     * consumer's FIFO check catches the duplicate for the peers).
+     * property {@code flushbench.fault=reissue}: every 64th take hands out the entry taken
+     * just before it a second time. For the flush list that entry is certainly still on
+     * the list (it is the tail, or the zombie: an element is retired only once its
+     * successor is dequeued), so the enqueue must throw {@code EntryStillLinkedException}.
      */
     static final boolean FAULT_REISSUE = "reissue".equals(System.getProperty("flushbench.fault"));
 
@@ -126,7 +126,7 @@ public final class EntryPool extends PoolPad2 {
         }
         BenchEntry e = slots[(int) t & mask];
         takeIndex = t + 1;
-        if (FAULT_REISSUE && (t & 4095) == 4095) {
+        if (FAULT_REISSUE && (t & 63) == 63) {
             return slots[(int) (t - 1) & mask]; // the previous entry, still in flight
         }
         return e;

@@ -89,6 +89,13 @@ public class Rig {
     }
 
     /**
+     * A deliberately broken producer for the negative smoke test, selected with the system
+     * property {@code flushbench.fault=skip}: every 64th entry skips an order number, as if
+     * an entry had been lost. The consumer's FIFO check must throw.
+     */
+    static final boolean FAULT_SKIP = "skip".equals(System.getProperty("flushbench.fault"));
+
+    /**
      * A producer thread's view: its pool and its order counter.
      */
     public static class ProducerSide {
@@ -114,6 +121,9 @@ public class Rig {
                 Thread.yield();
             }
             e.order = ++order;
+            if (FAULT_SKIP && (order & 63) == 63) {
+                e.order = ++order;
+            }
             return e;
         }
     }
