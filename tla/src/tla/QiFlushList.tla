@@ -32,11 +32,13 @@
 (* What is not: the model is sequentially consistent. A missing release or *)
 (* acquire (plain store of the link, plain load of seqHw) is invisible     *)
 (* here; that is jcstress's job. The one exception is the x86-TSO store    *)
-(* buffer of the waiter's inv_seq_waiters++ (WaitersStoreBuffered), which  *)
-(* is the only reordering FreeBSD's "increment before advancing the tail"  *)
-(* rule defends against. A descriptor is one step; range splitting and     *)
-(* batch coalescing (emit_wait = false) are left out; the spinning         *)
-(* (nowait) waiter is left out.                                            *)
+(* buffer of the waiter's inv_seq_waiters++ (WaitersStoreBuffered): it is  *)
+(* the reordering FreeBSD's "increment before advancing the tail" rule     *)
+(* defends against, and without it breaking the rule loses no wakeup      *)
+(* (model M6SC). One drain iteration, one descriptor, and a processed test *)
+(* (reads of gen and seqHw) are each one step. Range splitting, batch      *)
+(* coalescing (emit_wait = false), the spinning (nowait) waiter, interrupt *)
+(* masking and queue errors are left out.                                  *)
 (*                                                                         *)
 (* Invariants (see the definitions below): TypeOK, TailNotInPool,          *)
 (* ZombieNotInPool, NoReleaseBeforeInvalidated, NoWaiterReturnsEarly,      *)
@@ -278,7 +280,9 @@ WrapSpin(x) ==
             /\ UNCHANGED seqHw
     /\ UNCHANGED <<lock, cnt, elem, wgs, wbuf, listVars, waiters, hwVars, tpc>>
 
-(* QiSequencer.emitWaitSeq: gen = gen + 1; nextSeq = 1, after the seqHw reset. *)
+(* QiSequencer.emitWaitSeq: gen = gen + 1; nextSeq = 1, after the seqHw reset.
+   FreeBSD has no such step: iommu_qi_emit_wait_seq bumps the generation in the
+   step that ends the spin (WrapSpin). *)
 WrapGen(x) ==
     /\ pc[x] = "wrapGen"
     /\ gen' = gen + 1
@@ -300,16 +304,19 @@ PAfterSeq   == IF Bug = "M2" \/ Bug = "M9" THEN "advance" ELSE "link"
 PAfterLink  == IF Bug = "M2" THEN "seq" ELSE IF Bug = "M9" THEN "unlock" ELSE "advance"
 PAfterAdv   == IF Bug = "M9" THEN "link" ELSE "unlock"
 
-(* The last step of a producer's lock hold: DMAR_UNLOCK. *)
+(* The end of a producer's lock hold: IOMMU_UNLOCK; Java: the caller's unlock(). *)
 PFinish(p) ==
     /\ lock' = NoProc
     /\ cnt' = [cnt EXCEPT ![p] = @ + 1]
     /\ elem' = [elem EXCEPT ![p] = Null]
     /\ Goto(p, IF cnt[p] + 1 < ItemsPerProducer THEN "lock" ELSE "done")
 
-(* The map entry comes from the pool (iommu_gas_alloc_entry; Reclaimer's pool) and
-   carries the next item; then DMAR_LOCK. One step: the pool and the lock are
-   independent, and taking them together keeps item ids in enqueue order. *)
+(* The map entry comes from the pool (FreeBSD: iommu_gas_alloc_entry at map time;
+   Java: whatever pool the Reclaimer gives retired elements back to) and carries
+   the next item; then the unit lock (IOMMU_LOCK in iommu_domain_unload; Java: the
+   Lock the caller of ZombieHeadFlushList.enqueue holds). One step: taking both
+   together keeps item ids in enqueue order; it only forbids a producer to hold an
+   element while it waits for the lock. *)
 PLock(p) ==
     /\ pc[p] = "lock"
     /\ cnt[p] < ItemsPerProducer
@@ -370,7 +377,8 @@ WAfterSeq == IF Bug = "M6" THEN "advance" ELSE "register"
 WAfterReg == IF Bug = "M6" THEN "check" ELSE "advance"
 WAfterAdv == IF Bug = "M6" THEN "register" ELSE "check"
 
-(* DMAR_LOCK (IOMMU_LOCK) in iommu_qi_invalidate_sync. *)
+(* IOMMU_LOCK in iommu_qi_invalidate_sync; Java: the caller of QiSequencer.quiesce
+   (or of emitWaitSeq, registerWaiter, waitForSeq) takes the unit Lock. *)
 WLock(w) ==
     /\ pc[w] = "lock"
     /\ lock = NoProc
@@ -391,7 +399,9 @@ WRegister(w) ==
     /\ Goto(w, WAfterReg)
     /\ UNCHANGED <<lock, cnt, elem, wgs, listVars, gen, nextSeq, seqHw, hwVars, tpc>>
 
-(* The store buffer drains (TSO: in program order, at any time). *)
+(* The store buffer drains (x86-TSO: in program order, at any time). No code: the
+   CPU does it. Java has no such step: waiters is volatile (WaitersStoreBuffered =
+   FALSE is the Java model). *)
 WFlush(w) ==
     /\ wbuf[w]
     /\ wbuf' = [wbuf EXCEPT ![w] = FALSE]
@@ -443,14 +453,16 @@ WSleep(w) ==
     /\ Sleep(w)
     /\ UNCHANGED <<cnt, elem, wgs, listVars, gen, nextSeq, seqHw, hwVars, tpc>>
 
-(* The sleep's timeout (hz ticks; QiSequencer's sleepTimeout). *)
+(* The sleep's timeout: msleep's timo = hz in iommu_qi_wait_for_seq; Java:
+   Condition.awaitNanos(sleepTimeoutNanos) in QiSequencer.waitForSeq. *)
 WTimeout(w) ==
     /\ SleepTimeout
     /\ pc[w] = "sleeping"
     /\ Goto(w, "relock")
     /\ UNCHANGED <<lock, cnt, elem, wgs, wbuf, listVars, seqVars, hwVars, tpc>>
 
-(* msleep re-takes the lock after a wakeup or a timeout. *)
+(* After a wakeup or a timeout, msleep (iommu_qi_wait_for_seq) re-takes the unit
+   lock before it returns; so does Condition.awaitNanos (QiSequencer.waitForSeq). *)
 WRelock(w) ==
     /\ pc[w] = "relock"
     /\ lock = NoProc
@@ -475,11 +487,13 @@ WaiterGroup(w) == WaiterStep(w) \/ WFlush(w) \/ WTimeout(w)
 
 -----------------------------------------------------------------------------
 (***************************************************************************)
-(* The hardware (VT-d 6.5.2; FakeQiHardware.completeUpTo in the tests):    *)
-(* consumes the descriptor at IQH if IQT is past it. An IOTLB invalidation *)
-(* completes; a wait descriptor does its status write (SW) and, with IF,   *)
-(* sets ICS.IWC, raising the interrupt (dmar_qi_intr enqueues the task)    *)
-(* only if IWC was clear.                                                  *)
+(* The hardware (the VT-d queued-invalidation engine; no FreeBSD function; *)
+(* in Java FakeQiHardware.completeUpTo in the flushlist tests, the         *)
+(* iommu-sim hardware engine): consumes the descriptor at IQH if IQT is    *)
+(* past it. An IOTLB invalidation completes; a wait descriptor does its    *)
+(* status write (SW, QiSequencer.statusWrite) and, with IF, sets ICS.IWC,  *)
+(* raising the interrupt only if IWC was clear; the interrupt filter       *)
+(* (dmar_qi_intr) enqueues the QI task.                                    *)
 (***************************************************************************)
 Hardware ==
     /\ iqt > 0
@@ -501,6 +515,9 @@ Hardware ==
 (* The QI task: dmar_qi_task, QiTask.run. Runs on one taskqueue thread;    *)
 (* an interrupt while it runs enqueues it again.                           *)
 (***************************************************************************)
+
+(* The taskqueue thread starts dmar_qi_task (QiTask.run) once per enqueue;
+   enqueues while it is pending coalesce. *)
 TStart ==
     /\ tpc = "idle"
     /\ taskPending
@@ -529,8 +546,9 @@ TDrain(stage, after) ==
                /\ UNCHANGED <<head, pool, next, released>>
     /\ UNCHANGED <<procVars, tail, egs, eitem, nextItem, linked, seqVars, hwVars>>
 
-(* Read ICS; if IWC is set, write 1 to clear it (InvalidationCompletionStatus.iwc,
-   clearIwc) and drain again; M8 does not drain again. *)
+(* dmar_qi_task: read DMAR_ICS_REG; if IWC is set, write 1 to clear it and drain
+   again (QiTask.run: InvalidationCompletionStatus.iwc, clearIwc, second drain).
+   M8 does not drain again. *)
 TIwc ==
     /\ tpc = "iwc"
     /\ IF iwc
@@ -538,15 +556,16 @@ TIwc ==
        ELSE tpc' = "waiters" /\ UNCHANGED iwc
     /\ UNCHANGED <<procVars, listVars, seqVars, ring, iqt, invDone, taskPending>>
 
-(* if (inv_seq_waiters > 0), read without the lock; QiSequencer.wakeupWaiters. *)
+(* dmar_qi_task: if (inv_seq_waiters > 0), read without the lock;
+   QiSequencer.wakeupWaiters: the volatile read of waiters. *)
 TWaiters ==
     /\ tpc = "waiters"
     /\ tpc' = IF waiters > 0 THEN "wake" ELSE "idle"
     /\ UNCHANGED <<procVars, listVars, seqVars, hwVars>>
 
-(* DMAR_LOCK; wakeup(&inv_seq_waiters); DMAR_UNLOCK (Condition.signalAll under the
-   lock). Holding the lock means no waiter is between its test and its sleep.
-   M7 wakes without the lock. *)
+(* dmar_qi_task: DMAR_LOCK; wakeup(&inv_seq_waiters); DMAR_UNLOCK.
+   QiSequencer.wakeupWaiters: lock(); signalAll(); unlock(). Holding the lock means
+   no waiter is between its test and its sleep. M7 wakes without the lock. *)
 TWake ==
     /\ tpc = "wake"
     /\ Bug = "M7" \/ lock = NoProc
