@@ -42,10 +42,10 @@ final class QiProtocolScenarios {
      * which the task's wakeup can race the waiter's check-then-sleep (M7).
      */
     static ExecutionScenario waiterAlone(Start start) {
-        return scenario(List.of(),
+        return scenario(List.of(), List.of(
                 List.of(syncInvalidate()),
                 hardware(1),
-                List.of(qiTask(1)));
+                List.of(qiTask(1))));
     }
 
     /**
@@ -58,9 +58,9 @@ final class QiProtocolScenarios {
         if (start == Start.WRAP) {
             throw new IllegalArgumentException("the second unload would wrap before the hardware runs");
         }
-        return scenario(List.of(unload(1), unload(2)),
+        return scenario(List.of(unload(1), unload(2)), List.of(
                 hardware(2),
-                List.of(qiTask(2)));
+                List.of(qiTask(2))));
     }
 
     /**
@@ -73,10 +73,10 @@ final class QiProtocolScenarios {
         if (start == Start.WRAP) {
             throw new IllegalArgumentException("the second unload would wrap before the hardware runs");
         }
-        return scenario(List.of(unload(1), unload(2)),
+        return scenario(List.of(unload(1), unload(2)), List.of(
                 List.of(unload(3)),
                 hardware(3),
-                List.of(qiTask(3)));
+                List.of(qiTask(3))));
     }
 
     /**
@@ -87,10 +87,10 @@ final class QiProtocolScenarios {
      */
     static ExecutionScenario unloadBesideTask(Start start) {
         int d = descriptorsForTwo(start);
-        return scenario(List.of(unload(1)),
+        return scenario(List.of(unload(1)), List.of(
                 List.of(unload(2)),
                 hardware(d),
-                List.of(qiTask(d)));
+                List.of(qiTask(d))));
     }
 
     /**
@@ -99,20 +99,20 @@ final class QiProtocolScenarios {
      */
     static ExecutionScenario unloadThenWait(Start start) {
         int d = descriptorsForTwo(start);
-        return scenario(List.of(),
+        return scenario(List.of(), List.of(
                 List.of(unload(1), syncInvalidate()),
                 hardware(d),
-                List.of(qiTask(d)));
+                List.of(qiTask(d))));
     }
 
     /** A waiter and an unload on two producer threads, racing for the unit lock. */
     static ExecutionScenario waiterBesideUnload(Start start) {
         int d = descriptorsForTwo(start);
-        return scenario(List.of(),
+        return scenario(List.of(), List.of(
                 List.of(syncInvalidate()),
                 List.of(unload(1)),
                 hardware(d),
-                List.of(qiTask(d)));
+                List.of(qiTask(d))));
     }
 
     /** The scenarios by name, so that a test can pick the one written for a mistake. */
@@ -203,17 +203,21 @@ final class QiProtocolScenarios {
     }
 
     /**
-     * Stress runs (real threads) of exactly {@code scenarios}. A lost wakeup would hang
-     * until Lincheck's invocation timeout.
+     * Stress runs (real threads) of every scenario for {@code start}. A lost wakeup would
+     * hang until Lincheck's invocation timeout.
      *
-     * @param invocationsPerScenario runs per scenario
-     * @param scenarios the scenarios
+     * @param start where the sequencer starts
      * @return the options
      */
     static StressOptions stress(Start start) {
         return stress(LincheckBudget.scale(150, 3_000), all(start));
     }
 
+    /**
+     * @param invocationsPerScenario runs per scenario
+     * @param scenarios the scenarios
+     * @return stress options running exactly {@code scenarios}
+     */
     static StressOptions stress(int invocationsPerScenario, List<ExecutionScenario> scenarios) {
         StressOptions o = new StressOptions()
                 .iterations(0)
@@ -229,9 +233,8 @@ final class QiProtocolScenarios {
         return o;
     }
 
-    @SafeVarargs
-    private static ExecutionScenario scenario(List<Actor> init, List<Actor>... threads) {
-        return new ExecutionScenario(init, List.of(threads), List.of(), null);
+    private static ExecutionScenario scenario(List<Actor> init, List<List<Actor>> threads) {
+        return new ExecutionScenario(init, threads, List.of(), null);
     }
 
     private static List<Actor> hardware(int descriptors) {
