@@ -170,6 +170,11 @@ public final class ZombieHeadFlushList<E extends FlushEntry> extends ZhlPad2<E>
     @SuppressWarnings("unchecked")
     public int drain(SeqProcessed processed) {
         Objects.requireNonNull(processed, "processed");
+        // Fast path for an empty list, without the CAS: seeing no drainer (acquire) makes the
+        // last drainer's head visible, and an empty list has nothing to release or retire.
+        if (DRAINER.getAcquire(this) == null && head.laNext() == null) {
+            return 0;
+        }
         Thread me = Thread.currentThread();
         Thread other = (Thread) DRAINER.compareAndExchange(this, (Thread) null, me);
         if (other != null) {

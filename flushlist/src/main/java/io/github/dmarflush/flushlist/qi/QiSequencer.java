@@ -32,13 +32,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *       numbering restarts at 1. Every entry of the old generation is then processed.</li>
  *   <li><b>Departure from FreeBSD, on purpose:</b> after that spin {@code seqHw} is
  *       {@code 0xFFFFFFFF}, and FreeBSD leaves it so. With {@code gen} already incremented,
- *       {@code processed(gen, 1)} is then true at once: the first entries of the new
- *       generation would be released before the hardware completed their invalidation
- *       (the TLA+ model {@code tla/} shows the trace). This class writes {@code seqHw = 0}
- *       before incrementing {@code gen}; the hardware has no status write pending at that
- *       point, since it has completed the last descriptor of the ring. A drain that reads
- *       the old {@code gen} together with the reset {@code seqHw} sees "not processed",
- *       which only delays a release.</li>
+ *       {@code processed(gen, s)} is then true for every {@code s} until the hardware's first
+ *       status write of the new generation: the entries unloaded after the wrapping one,
+ *       {@code (gen, 2)} onward, would be released before the hardware processed their
+ *       invalidations (TLC finds it: {@code tla/src/tla/WrapFreeBSD.cfg}). This class writes
+ *       {@code seqHw = 0} before incrementing {@code gen}; the hardware has no status write
+ *       pending at that point, since it has completed the last descriptor of the ring. A
+ *       drain that reads the old {@code gen} together with the reset {@code seqHw} sees "not
+ *       processed", which only delays a release.</li>
  *   <li>Lost wakeups: a synchronous waiter increments {@code waiters}
  *       ({@link #registerWaiter}) before it advances the tail past its wait descriptor.
  *       The QI task reads {@code waiters} after draining and, if non-zero, signals the

@@ -109,27 +109,36 @@ class QiSequencerTest {
     }
 
     @Test
-    void firstSequenceOfANewGenerationIsNotProcessedBeforeItsStatusWrite() {
-        // FreeBSD leaves seqHw at 0xFFFFFFFF after the wrap, which makes (gen+1, 1)
-        // "processed" before the hardware saw it; this library resets seqHw first.
+    void entriesAfterTheWrapAreNotProcessedBeforeTheirStatusWrite() {
+        // FreeBSD leaves seqHw at 0xFFFFFFFF after the wrap, so (gen+1, s) reads processed
+        // for every s until the first status write of the new generation; the entries
+        // unloaded after the wrapping one would be released before their invalidation ran.
+        // This library resets seqHw before bumping gen.
         QiSequencer s = sequencer(QiSequencer.builder(unitLock, hw).startAt(0, 0xFFFF_FFFF));
-        hw.autoComplete = true;
-        unitLock.lock();
         long first;
+        long second;
+        unitLock.lock();
         try {
-            hw.autoComplete = true;
-            // The wrap runs inside this call: its descriptor completes on advanceTail.
-            first = s.emitWaitSeq(true);
+            hw.autoComplete = true; // the wrap's spin needs the hardware to run
+            first = s.emitWaitSeq(true); // wraps inside this call
+            hw.autoComplete = false;
+            second = s.emitWaitSeq(true); // queued, tail not advanced: not processed
         } finally {
             unitLock.unlock();
         }
         assertEquals(GenSeq.of(1, 1), first);
+        assertEquals(GenSeq.of(1, 2), second);
+        assertFalse(s.processed(second), "(1, 2) has not even been handed to the hardware");
         assertFalse(s.processed(first), "(1, 1) has not been written by the hardware yet");
         assertEquals(0, s.seqHw(), "the status word is reset with the new generation");
         unitLock.lock();
         hw.advanceTail();
         unitLock.unlock();
+        hw.completeUpTo(hw.ring.size() - 1);
         assertTrue(s.processed(first));
+        assertFalse(s.processed(second));
+        hw.completeAll();
+        assertTrue(s.processed(second));
     }
 
     @Test

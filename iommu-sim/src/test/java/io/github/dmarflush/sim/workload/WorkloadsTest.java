@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class WorkloadsTest {
 
     private static WorkloadConfig short2(long segment) {
-        return new WorkloadConfig(2, Duration.ofMillis(100), Duration.ofMillis(300), 1500, 11, 2L << 20, segment, 8);
+        return new WorkloadConfig(2, Duration.ZERO, Duration.ofMillis(400), 1500, 11, 2L << 20, segment, 8);
     }
 
     @ParameterizedTest
@@ -84,7 +84,7 @@ class WorkloadsTest {
         MachineConfig c = MachineConfig.defaults(FlushStrategy.FLUSHLIST).withTopology(2, 2, 4);
         RunResult r;
         try (SimMachine m = new SimMachine(c)) {
-            r = new TcpMaerts(m, new WorkloadConfig(4, Duration.ofMillis(100), Duration.ofMillis(300), 512, 5))
+            r = new TcpMaerts(m, new WorkloadConfig(4, Duration.ZERO, Duration.ofMillis(400), 512, 5))
                     .run(ProgressListener.NONE);
             for (var u : m.units()) {
                 assertTrue(u.hardware().waitDescriptors() > 3, u.hardware().name() + " idle");

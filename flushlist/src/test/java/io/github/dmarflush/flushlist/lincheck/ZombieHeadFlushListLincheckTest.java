@@ -1,0 +1,28 @@
+package io.github.dmarflush.flushlist.lincheck;
+
+import io.github.dmarflush.flushlist.ZombieHeadFlushList;
+import io.github.dmarflush.flushlist.variants.Variant;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ZombieHeadFlushList} is linearizable to {@link FifoSpec} under its contract
+ * (producers under the unit lock, one consumer, one hardware).
+ */
+@Tag("lincheck")
+public class ZombieHeadFlushListLincheckTest extends FlushListModel {
+
+    public ZombieHeadFlushListLincheckTest() {
+        super(Impl.ZOMBIE_HEAD, Variant.NONE);
+    }
+
+    @Test
+    void modelChecking() {
+        FlushListScenarios.modelChecking().check(getClass());
+    }
+
+    @Test
+    void stress() {
+        FlushListScenarios.stress().check(getClass());
+    }
+}
