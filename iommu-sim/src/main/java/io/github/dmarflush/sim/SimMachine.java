@@ -4,27 +4,35 @@ import io.github.dmarflush.sim.busdma.BusDma;
 import io.github.dmarflush.sim.driver.DmarDomain;
 import io.github.dmarflush.sim.driver.DmarUnit;
 import io.github.dmarflush.sim.hw.DmarHardware;
+import io.github.dmarflush.sim.hw.EngineTiming;
 import io.github.dmarflush.sim.hw.PhysicalMemory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * One simulated machine: physical memory, one DMAR unit (hardware and driver), one domain
- * and one device (a NIC) behind it, and the busdma path for that device. Data flows one way:
- * workload → busdma → unit (driver) → hardware → QI task → flush list.
+ * One simulated machine: physical memory, one or more DMAR units (hardware and driver), the
+ * domains on each unit, and the devices attached to them. Data flows one way:
+ * workload → busdma → domain/unit (driver) → hardware → QI task → flush list.
  *
- * <p>Close it to stop the unit's engine and task threads.
+ * <p>Device {@code i} has request id {@code (3 + i / 32):(i % 32).0}, sits behind unit
+ * {@code i % units}, and is attached to that unit's domain {@code (i / units) % domainsPerUnit}.
+ * Each unit's domains have ids 1, 2, ...; each unit gets its own engine seed
+ * ({@code timing.seed + unit index}).
+ *
+ * <p>Close it to stop the units' engine and task threads.
  */
 public final class SimMachine implements AutoCloseable {
 
-    /** The NIC's source id, bus 3 device 0 function 0. */
+    /** The first device's source id, bus 3 device 0 function 0. */
     public static final int NIC_RID = 3 << 8;
 
     private final MachineConfig config;
     private final PhysicalMemory memory;
-    private final DmarHardware hardware;
-    private final DmarUnit unit;
-    private final DmarDomain domain;
-    private final BusDma busdma;
+    private final List<DmarUnit> units = new ArrayList<>();
+    private final List<DmarDomain> domains = new ArrayList<>();
+    private final int[] deviceRid;
+    private final DmarDomain[] deviceDomain;
 
     /**
      * Builds and starts the machine.
@@ -34,11 +42,33 @@ public final class SimMachine implements AutoCloseable {
     public SimMachine(MachineConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.memory = new PhysicalMemory(config.memoryBytes());
-        this.hardware = new DmarHardware("dmar0", memory, config.iotlbEntries(), config.descriptorLatencyNanos());
-        this.unit = new DmarUnit(hardware, config.strategy(), config.qs(), config.spinNanos());
-        this.domain = new DmarDomain(1, config.pageTableLevels(), config.strategy(), config.spinNanos());
-        hardware.setContext(NIC_RID, domain.domainId(), domain.pageTable());
-        this.busdma = new BusDma(unit, domain, config.batchCoalesce());
+        try {
+            for (int u = 0; u < config.units(); u++) {
+                EngineTiming t = config.timing();
+                EngineTiming seeded = new EngineTiming(t.iotlbNanos(), t.contextNanos(), t.iecNanos(), t.waitNanos(),
+                        t.jitterNanos(), t.seed() + u);
+                DmarHardware hw = new DmarHardware("dmar" + u, memory, config.iotlbEntries(), seeded);
+                DmarUnit unit = new DmarUnit(hw, new DmarUnit.Options(config.strategy(), config.mode(), config.qs(),
+                        config.spinNanos(), config.hooks()));
+                units.add(unit);
+                for (int d = 0; d < config.domainsPerUnit(); d++) {
+                    domains.add(new DmarDomain(unit, d + 1, config.pageTableLevels(), config.superpages(),
+                            config.batchCoalesce(), config.spinNanos()));
+                }
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        this.deviceRid = new int[config.devices()];
+        this.deviceDomain = new DmarDomain[config.devices()];
+        for (int i = 0; i < config.devices(); i++) {
+            int u = i % config.units();
+            int d = (i / config.units()) % config.domainsPerUnit();
+            deviceRid[i] = ((3 + i / 32) << 8) | ((i % 32) << 3);
+            deviceDomain[i] = domains.get(u * config.domainsPerUnit() + d);
+            deviceDomain[i].attach(deviceRid[i]);
+        }
     }
 
     /** @return the configuration */
@@ -51,28 +81,80 @@ public final class SimMachine implements AutoCloseable {
         return memory;
     }
 
-    /** @return the unit's hardware */
+    /** @return the units */
+    public List<DmarUnit> units() {
+        return List.copyOf(units);
+    }
+
+    /** @return every domain, unit by unit */
+    public List<DmarDomain> domains() {
+        return List.copyOf(domains);
+    }
+
+    /** @return the first unit's hardware */
     public DmarHardware hardware() {
-        return hardware;
+        return units.get(0).hardware();
     }
 
-    /** @return the unit's driver */
+    /** @return the first unit's driver */
     public DmarUnit unit() {
-        return unit;
+        return units.get(0);
     }
 
-    /** @return the NIC's domain */
+    /** @return the first device's domain */
     public DmarDomain domain() {
-        return domain;
+        return deviceDomain[0];
     }
 
-    /** @return the NIC's busdma path */
+    /** @return the number of devices */
+    public int devices() {
+        return deviceRid.length;
+    }
+
+    /**
+     * @param device device index
+     * @return its request id
+     */
+    public int requestId(int device) {
+        return deviceRid[device];
+    }
+
+    /**
+     * @param device device index
+     * @return its domain
+     */
+    public DmarDomain domainOf(int device) {
+        return deviceDomain[device];
+    }
+
+    /**
+     * @param device device index
+     * @return the hardware of the unit the device sits behind
+     */
+    public DmarHardware hardwareOf(int device) {
+        return deviceDomain[device].unit().hardware();
+    }
+
+    /**
+     * A busdma path for a device.
+     *
+     * @param device device index
+     * @param driverFrames the driver functions that unload its maps (for the stack aggregation)
+     * @return the path
+     */
+    public BusDma busdma(int device, String... driverFrames) {
+        return new BusDma(deviceDomain[device], deviceRid[device], driverFrames);
+    }
+
+    /** @return a busdma path for the first device, unloads attributed to {@code ixl_rxeof} */
     public BusDma busdma() {
-        return busdma;
+        return busdma(0, "ixl_rxeof");
     }
 
     @Override
     public void close() {
-        unit.close();
+        for (DmarUnit u : units) {
+            u.close();
+        }
     }
 }

@@ -3,12 +3,27 @@ package io.github.dmarflush.sim.cli;
 import io.github.dmarflush.sim.MachineConfig;
 import io.github.dmarflush.sim.SimMachine;
 import io.github.dmarflush.sim.driver.FlushStrategy;
+import io.github.dmarflush.sim.driver.InvalidationMode;
+import io.github.dmarflush.sim.driver.UnitHooks;
+import io.github.dmarflush.sim.hw.EngineTiming;
+import io.github.dmarflush.sim.report.HtmlReport;
+import io.github.dmarflush.sim.report.JsonReport;
 import io.github.dmarflush.sim.report.RunReport;
+import io.github.dmarflush.sim.workload.DdWrite;
 import io.github.dmarflush.sim.workload.ProgressListener;
 import io.github.dmarflush.sim.workload.RunResult;
 import io.github.dmarflush.sim.workload.TcpMaerts;
+import io.github.dmarflush.sim.workload.TcpStream;
+import io.github.dmarflush.sim.workload.TraceFormat;
+import io.github.dmarflush.sim.workload.TraceRecorder;
+import io.github.dmarflush.sim.workload.TraceReplay;
+import io.github.dmarflush.sim.workload.Workload;
 import io.github.dmarflush.sim.workload.WorkloadConfig;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,88 +36,218 @@ import picocli.CommandLine.Option;
 /**
  * The simulator's command line. With no arguments it runs the {@code TCP_MAERTS} workload
  * with the locked baseline, then with the flush list, same seed, threads and duration, and
- * prints both reports and a comparison line.
+ * prints both reports and a comparison line. {@code --workload} picks another workload,
+ * {@code --strategy} other runs, {@code --json} and {@code --html} other reports.
  *
  * <p>Exit codes: 0 success; 1 a run failed its safety checks (a DMA fault, a lost entry,
- * leaked IOVA space); 2 a wrong option or value (one line on stderr).
+ * leaked IOVA space); 2 a wrong option or value, or an unreadable or malformed trace (one
+ * line on stderr).
  */
 @Command(name = "iommu-sim", mixinStandardHelpOptions = true, version = "iommu-sim 0.1.0",
         sortOptions = false,
-        description = {
-            "Simulates an Intel VT-d (DMAR) unit under a netperf TCP_MAERTS-like receive workload and",
-            "compares the pre-2022 locked TLB flush list with the lock-free zombie-head flush list,",
-            "printing lockstat-style contention tables for the DMAR unit lock (dmarhw) and the domain",
-            "lock (iodom)."
-        })
+        description = "Simulates Intel VT-d (DMAR) units under netperf-like (TCP_MAERTS, TCP_STREAM), dd-like "
+                + "and trace-replay workloads and compares the pre-2022 locked TLB flush list with the lock-free "
+                + "zombie-head flush list (and strict synchronous invalidation), printing lockstat-style contention "
+                + "tables for the DMAR unit lock (dmarhw) and the domain lock (iodom).")
 public final class IommuSim implements Callable<Integer> {
 
-    /** Which strategies to run. */
-    enum StrategyChoice { both, locked, flushlist }
+    /** Which runs to make. */
+    enum StrategyChoice { both, locked, flushlist, strict, all }
+
+    /** Which workload. */
+    enum WorkloadChoice { tcp_maerts, tcp_stream, dd, replay }
+
+    @Option(names = {"-w", "--workload"}, paramLabel = "W",
+            description = "tcp_maerts, tcp_stream, dd or replay (default: ${DEFAULT-VALUE}).")
+    WorkloadChoice workload = WorkloadChoice.tcp_maerts;
 
     @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "CPU threads doing map, DMA, unmap (default: ${DEFAULT-VALUE}).")
     int threads = 4;
 
     @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Measured window per strategy, e.g. 10s, 500ms (default: 10s).")
+            description = "Measured window per run, e.g. 10s, 500ms (default: 10s).")
     Duration duration = Duration.ofSeconds(10);
 
     @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Unmeasured warm-up per strategy (default: 3s).")
+            description = "Unmeasured warm-up per run (default: 3s).")
     Duration warmup = Duration.ofSeconds(3);
 
-    @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seed for payloads and buffer order (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seed for payloads, buffer order and engine jitter (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
     @Option(names = {"-p", "--packet-size"}, paramLabel = "BYTES", description = "Bytes per packet, 1..65536 (default: ${DEFAULT-VALUE}).")
     int packetSize = 1500;
 
-    @Option(names = "--strategy", paramLabel = "S", description = "both, locked or flushlist (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--request-size", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "dd: bytes per request, a multiple of 4k (default: 2m).")
+    long requestSize = WorkloadConfig.DEFAULT_REQUEST;
+
+    @Option(names = "--segment-size", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "dd: largest busdma segment, a multiple of 4k (default: 128k).")
+    long segmentSize = WorkloadConfig.DEFAULT_SEGMENT;
+
+    @Option(names = "--tx-batch", paramLabel = "N", description = "tcp_stream: packets unloaded per completion pass (default: ${DEFAULT-VALUE}).")
+    int txBatch = WorkloadConfig.DEFAULT_TX_BATCH;
+
+    @Option(names = "--trace", paramLabel = "FILE", description = "replay: a trace of Linux iommu:map/iommu:unmap events.")
+    Path trace;
+
+    @Option(names = "--record-trace", paramLabel = "FILE", description = "Write the first run's map/unmap events to FILE in the iommu:map/unmap trace format.")
+    Path recordTrace;
+
+    @Option(names = "--record-limit", paramLabel = "N", description = "Most events --record-trace writes (default: ${DEFAULT-VALUE}).")
+    long recordLimit = 100_000;
+
+    @Option(names = "--strategy", paramLabel = "S",
+            description = "both (locked then flushlist), locked, flushlist, strict, or all three (default: ${DEFAULT-VALUE}).")
     StrategyChoice strategy = StrategyChoice.both;
 
-    @Option(names = "--batch-coalesce", paramLabel = "N", description = "Interrupting wait descriptor every N unloaded entries of a batch (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--batch-coalesce", paramLabel = "N", description = "Interrupting wait descriptor every N unloaded entries, and on the last (default: ${DEFAULT-VALUE}).")
     int batchCoalesce = 100;
 
-    @Option(names = "--qi-size", paramLabel = "QS", description = "Invalidation queue of 2^QS pages, 0..7 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--qi-size", paramLabel = "QS", description = "Invalidation queue of 2^QS pages of 256 descriptors, 0..7 (default: ${DEFAULT-VALUE}).")
     int qs = 3;
 
-    @Option(names = "--descriptor-latency", paramLabel = "NS", description = "Extra hardware time per descriptor, ns (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--descriptor-latency", paramLabel = "NS", description = "Hardware time per descriptor, every type, ns (default: ${DEFAULT-VALUE}).")
     long descriptorLatency = 0;
+
+    @Option(names = "--latency", paramLabel = "LIST", converter = LatencyConverter.class,
+            description = "Hardware time per descriptor type, ns, e.g. iotlb=300,wait=100,ctx=0,iec=0 (overrides --descriptor-latency).")
+    LatencyConverter.Latencies latency;
+
+    @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded (default: ${DEFAULT-VALUE}).")
+    long jitter = 0;
 
     @Option(names = "--spin", paramLabel = "NS", description = "How long a contended mutex spins before blocking, ns (default: ${DEFAULT-VALUE}).")
     long spinNanos = 10_000;
 
-    @Option(names = "--iotlb-entries", paramLabel = "N", description = "IOTLB slots, a power of two (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--iotlb-entries", paramLabel = "N", description = "IOTLB slots per unit, a power of two (default: ${DEFAULT-VALUE}).")
     int iotlbEntries = 512;
+
+    @Option(names = "--units", paramLabel = "N", description = "DMAR units, 1..8 (default: ${DEFAULT-VALUE}).")
+    int units = 1;
+
+    @Option(names = "--domains", paramLabel = "N", description = "Domains per unit, 1..64 (default: ${DEFAULT-VALUE}).")
+    int domains = 1;
+
+    @Option(names = "--devices", paramLabel = "N", description = "Devices, spread over units and domains; CPU i uses device i mod N, 1..256 (default: ${DEFAULT-VALUE}).")
+    int devices = 1;
+
+    @Option(names = "--levels", paramLabel = "L", description = "Page-table levels: 3, 4 or 5 (39-, 48-, 57-bit IOVAs) (default: ${DEFAULT-VALUE}).")
+    int levels = 4;
+
+    @Option(names = "--no-superpages", description = "Map with 4 KiB pages only.")
+    boolean noSuperpages;
+
+    @Option(names = "--json", description = "Print one JSON document instead of the text reports.")
+    boolean json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Also write a self-contained HTML report with charts to FILE.")
+    Path html;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
     private void validate() {
-        CommandLine cl = spec.commandLine();
         if (threads < 1 || threads > 256) {
-            throw new CommandLine.ParameterException(cl, "--threads must be 1..256, got " + threads);
+            throw bad("--threads must be 1..256, got " + threads);
         }
         if (duration.isZero() || duration.isNegative()) {
-            throw new CommandLine.ParameterException(cl, "--duration must be positive");
+            throw bad("--duration must be positive");
         }
         if (packetSize < 1 || packetSize > WorkloadConfig.MAX_PACKET) {
-            throw new CommandLine.ParameterException(cl, "--packet-size must be 1..65536 bytes, got " + packetSize);
+            throw bad("--packet-size must be 1..65536 bytes, got " + packetSize);
+        }
+        if (requestSize < 4096 || (requestSize & 4095) != 0 || requestSize > (16L << 20)) {
+            throw bad("--request-size must be a multiple of 4k, 4k..16m, got " + requestSize);
+        }
+        if (segmentSize < 4096 || (segmentSize & 4095) != 0) {
+            throw bad("--segment-size must be a positive multiple of 4k, got " + segmentSize);
+        }
+        if ((long) threads * requestSize * 2 > (160L << 20) && workload == WorkloadChoice.dd) {
+            throw bad("--threads x --request-size needs more than the 256 MiB of simulated memory");
+        }
+        if (txBatch < 1 || txBatch > 1024) {
+            throw bad("--tx-batch must be 1..1024, got " + txBatch);
+        }
+        long pageRounded = (packetSize + 4095L) & ~4095L;
+        long netBytes = workload == WorkloadChoice.tcp_stream
+                ? (long) threads * txBatch * (4096 + pageRounded)
+                : (long) threads * 16 * pageRounded;
+        if (workload != WorkloadChoice.dd && workload != WorkloadChoice.replay && netBytes > (160L << 20)) {
+            throw bad("--threads x buffers x --packet-size needs more than the 256 MiB of simulated memory");
         }
         if (batchCoalesce < 1) {
-            throw new CommandLine.ParameterException(cl, "--batch-coalesce must be >= 1, got " + batchCoalesce);
+            throw bad("--batch-coalesce must be >= 1, got " + batchCoalesce);
         }
         if (qs < 0 || qs > 7) {
-            throw new CommandLine.ParameterException(cl, "--qi-size must be 0..7, got " + qs);
+            throw bad("--qi-size must be 0..7, got " + qs);
         }
         if (descriptorLatency < 0) {
-            throw new CommandLine.ParameterException(cl, "--descriptor-latency must be >= 0 ns, got " + descriptorLatency);
+            throw bad("--descriptor-latency must be >= 0 ns, got " + descriptorLatency);
+        }
+        if (jitter < 0) {
+            throw bad("--jitter must be >= 0 ns, got " + jitter);
         }
         if (spinNanos < 0) {
-            throw new CommandLine.ParameterException(cl, "--spin must be >= 0 ns, got " + spinNanos);
+            throw bad("--spin must be >= 0 ns, got " + spinNanos);
         }
         if (iotlbEntries < 1 || Integer.bitCount(iotlbEntries) != 1) {
-            throw new CommandLine.ParameterException(cl, "--iotlb-entries must be a power of two, got " + iotlbEntries);
+            throw bad("--iotlb-entries must be a power of two, got " + iotlbEntries);
         }
+        if (units < 1 || units > 8) {
+            throw bad("--units must be 1..8, got " + units);
+        }
+        if (domains < 1 || domains > 64) {
+            throw bad("--domains must be 1..64, got " + domains);
+        }
+        if (devices < 1 || devices > 256) {
+            throw bad("--devices must be 1..256, got " + devices);
+        }
+        if (levels < 3 || levels > 5) {
+            throw bad("--levels must be 3, 4 or 5, got " + levels);
+        }
+        if (workload == WorkloadChoice.replay && trace == null) {
+            throw bad("--workload replay needs --trace FILE");
+        }
+        if (workload != WorkloadChoice.replay && trace != null) {
+            throw bad("--trace is for --workload replay");
+        }
+        if (workload == WorkloadChoice.replay && recordTrace != null) {
+            throw bad("--record-trace records a simulated workload, not a replay");
+        }
+        if (recordLimit < 1) {
+            throw bad("--record-limit must be >= 1, got " + recordLimit);
+        }
+    }
+
+    private EngineTiming timing() {
+        if (latency == null) {
+            return new EngineTiming(descriptorLatency, descriptorLatency, descriptorLatency, descriptorLatency,
+                    jitter, seed);
+        }
+        return new EngineTiming(latency.get("iotlb"), latency.get("ctx"), latency.get("iec"), latency.get("wait"),
+                jitter, seed);
+    }
+
+    private List<MachineConfig> runs() {
+        MachineConfig base = new MachineConfig(FlushStrategy.LOCKED, InvalidationMode.DEFERRED, qs, iotlbEntries,
+                levels, !noSuperpages, timing(), spinNanos, batchCoalesce, 256 << 20, units, domains, devices,
+                UnitHooks.LIBRARY);
+        MachineConfig locked = base;
+        MachineConfig flush = base.withStrategy(FlushStrategy.FLUSHLIST);
+        MachineConfig strict = flush.withMode(InvalidationMode.STRICT);
+        return switch (strategy) {
+            case both -> List.of(locked, flush);
+            case locked -> List.of(locked);
+            case flushlist -> List.of(flush);
+            case strict -> List.of(strict);
+            case all -> List.of(locked, flush, strict);
+        };
     }
 
     @Override
@@ -110,39 +255,104 @@ public final class IommuSim implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        WorkloadConfig wc = new WorkloadConfig(threads, warmup, duration, packetSize, seed);
-        List<FlushStrategy> order = switch (strategy) {
-            case both -> List.of(FlushStrategy.LOCKED, FlushStrategy.FLUSHLIST);
-            case locked -> List.of(FlushStrategy.LOCKED);
-            case flushlist -> List.of(FlushStrategy.FLUSHLIST);
-        };
-        boolean showProgress = warmup.plus(duration).toMillis() > 3000;
-        List<RunResult> results = new ArrayList<>();
-        for (FlushStrategy s : order) {
-            MachineConfig mc = new MachineConfig(s, qs, iotlbEntries, 4, descriptorLatency, spinNanos,
-                    batchCoalesce, 256 << 20);
-            ProgressListener progress = showProgress ? (phase, el, total, packets) -> {
-                err.printf(Locale.ROOT, "[%s] %s %.0f/%.0f s, %d packets%n", s.cliName(), phase, el, total, packets);
+        List<TraceFormat.Event> events = null;
+        if (workload == WorkloadChoice.replay) {
+            try {
+                events = TraceFormat.read(trace);
+            } catch (TraceFormat.MalformedTraceException e) {
+                err.println("iommu-sim: " + e.getMessage());
                 err.flush();
-            } : ProgressListener.NONE;
-            RunResult r;
-            try (SimMachine m = new SimMachine(mc)) {
-                r = new TcpMaerts(m, wc).run(progress);
+                return 2;
+            } catch (IOException e) {
+                err.println("iommu-sim: cannot read trace " + trace + ": " + e);
+                err.flush();
+                return 2;
             }
-            results.add(r);
-            out.print(RunReport.format(r));
-            out.println();
-            out.flush();
         }
-        if (results.size() == 2) {
-            out.println(RunReport.comparison(results.get(0), results.get(1)));
+        WorkloadConfig wc = new WorkloadConfig(threads, warmup, duration, packetSize, seed, requestSize, segmentSize,
+                txBatch);
+        boolean showProgress = workload != WorkloadChoice.replay && warmup.plus(duration).toMillis() > 3000;
+        List<RunResult> results = new ArrayList<>();
+        TraceRecorder recorder = null;
+        if (recordTrace != null) {
+            try {
+                recorder = new TraceRecorder(new PrintWriter(Files.newBufferedWriter(recordTrace,
+                        StandardCharsets.UTF_8)), recordLimit);
+            } catch (IOException e) {
+                err.println("iommu-sim: cannot write " + recordTrace + ": " + e);
+                err.flush();
+                return 2;
+            }
+        }
+        try {
+            for (MachineConfig mc : runs()) {
+                String label = mc.label();
+                ProgressListener progress = showProgress ? (phase, el, total, ops) -> {
+                    err.printf(Locale.ROOT, "[%s] %s %.0f/%.0f s, %d ops%n", label, phase, el, total, ops);
+                    err.flush();
+                } : ProgressListener.NONE;
+                RunResult r;
+                try (SimMachine m = new SimMachine(mc)) {
+                    if (events != null) {
+                        r = new TraceReplay(m, events, trace.getFileName().toString(), wc).run();
+                    } else {
+                        Workload w = switch (workload) {
+                            case tcp_maerts -> new TcpMaerts(m, wc);
+                            case tcp_stream -> new TcpStream(m, wc);
+                            case dd -> new DdWrite(m, wc);
+                            case replay -> throw new AssertionError();
+                        };
+                        if (recorder != null) {
+                            w.recordTo(recorder);
+                        }
+                        r = w.run(progress);
+                    }
+                }
+                if (recorder != null) {
+                    recorder.close();
+                    err.println("iommu-sim: recorded " + recorder.written() + " map/unmap events to " + recordTrace);
+                    recorder = null;
+                }
+                results.add(r);
+                if (!json) {
+                    out.print(RunReport.format(r));
+                    out.println();
+                    out.flush();
+                }
+            }
+        } finally {
+            if (recorder != null) {
+                recorder.close();
+            }
+        }
+        RunResult locked = results.stream().filter(r -> r.label().equals("locked")).findFirst().orElse(null);
+        RunResult flush = results.stream().filter(r -> r.label().equals("flushlist")).findFirst().orElse(null);
+        String command = "iommu-sim " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        if (json) {
+            out.println(JsonReport.format(results, command.strip()));
+        } else if (locked != null && flush != null) {
+            out.println(RunReport.comparison(locked, flush));
         }
         out.flush();
+        if (html != null) {
+            Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()), StandardCharsets.UTF_8);
+            err.println("iommu-sim: wrote " + html);
+        }
         boolean clean = results.stream().allMatch(RunResult::clean);
         if (!clean) {
             err.println("iommu-sim: a run FAILED its end-of-run checks (see FAILED lines above)");
         }
+        err.flush();
         return clean ? 0 : 1;
+    }
+
+    private static String loadAverage() {
+        try {
+            return "load average " + Files.readString(Path.of("/proc/loadavg")).strip() + ", "
+                    + Runtime.getRuntime().availableProcessors() + " CPUs";
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors() + " CPUs";
+        }
     }
 
     /**
@@ -158,7 +368,7 @@ public final class IommuSim implements Callable<Integer> {
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            commandLine.getErr().println("iommu-sim: " + ex);
+            commandLine.getErr().println("iommu-sim: " + oneLine(String.valueOf(ex)));
             return 1;
         });
         return cl;

@@ -1,15 +1,16 @@
 package io.github.dmarflush.sim.driver;
 
-import io.github.dmarflush.flushlist.LockedFlushList;
 import io.github.dmarflush.flushlist.Reclaimer;
+import io.github.dmarflush.flushlist.SeqProcessed;
 import io.github.dmarflush.flushlist.TlbFlushList;
-import io.github.dmarflush.flushlist.ZombieHeadFlushList;
+import io.github.dmarflush.flushlist.qi.GenSeq;
 import io.github.dmarflush.flushlist.qi.InvalidationCompletionStatus;
 import io.github.dmarflush.flushlist.qi.InvalidationQueue;
 import io.github.dmarflush.flushlist.qi.QiSequencer;
 import io.github.dmarflush.flushlist.qi.QiTask;
 import io.github.dmarflush.sim.hw.Descriptors;
 import io.github.dmarflush.sim.hw.DmarHardware;
+import io.github.dmarflush.sim.hw.PhysicalMemory;
 import io.github.dmarflush.sim.hw.QueueMemory;
 import io.github.dmarflush.sim.lock.LockstatMutex;
 import java.util.Objects;
@@ -23,10 +24,24 @@ import java.util.concurrent.locks.Lock;
  * the (gen, seq) sequencer, the TLB flush list, and the QI task on its task queue.
  *
  * <p>It implements the software side of the queue ({@link InvalidationQueue}: descriptors
- * written into the ring memory, IQT written to the hardware) and the ICS access
+ * written into the ring in physical memory, IQT written to the hardware) and the ICS access
  * ({@link InvalidationCompletionStatus}) that the library's {@link QiSequencer} and
  * {@link QiTask} drive. Everything the flush list and the protocol decide is decided by the
- * library classes; this class only moves their decisions into the simulated hardware.
+ * library classes (or by what {@link UnitHooks} supplies in their place); this class only
+ * moves their decisions into the simulated hardware.
+ *
+ * <h2>Queue space</h2>
+ * One slot always stays free, so that IQH == IQT means empty and never full. {@link #ensure}
+ * trusts its cached free space while it suffices; otherwise it re-reads IQH, and while the
+ * ring is still short it publishes what it has written (advances IQT, so the hardware can
+ * make room) and spins, as {@code dmar_qi_ensure}. Each call that has to wait is one
+ * queue-full event.
+ *
+ * <h2>Zero-length unloads (departure from FreeBSD)</h2>
+ * {@link #invalidateLocked} of an entry with no bytes queues nothing and hands out no
+ * sequence number: there is nothing to invalidate, so nothing to wait for. FreeBSD's
+ * {@code iommu_qi_invalidate_locked} would still emit a wait sequence. The caller
+ * ({@link DmarDomain#unload}) frees such an entry at once instead of linking it on the list.
  *
  * <h2>Locking</h2>
  * {@code dmarhw} guards the queue's software tail and free space, and serializes producers
@@ -35,44 +50,90 @@ import java.util.concurrent.locks.Lock;
  */
 public final class DmarUnit implements InvalidationQueue, InvalidationCompletionStatus, AutoCloseable {
 
-    /** The simulated physical address of the status word ({@code inv_waitd_seq_hw_phys}). */
-    static final long STATUS_WORD_ADDRESS = 0x7FFF_F000L;
+    /**
+     * How to build a unit.
+     *
+     * @param strategy which flush list
+     * @param mode deferred (flush list) or strict (synchronous) unloads
+     * @param qs IQA.QS: a queue of {@code 2^qs} pages, 256 descriptors each
+     * @param spinNanos how long a contended {@code dmarhw} acquisition spins before blocking
+     * @param hooks the library classes (or broken variants, in tests)
+     */
+    public record Options(FlushStrategy strategy, InvalidationMode mode, int qs, long spinNanos, UnitHooks hooks) {
+
+        /**
+         * @throws NullPointerException if a reference is null
+         * @throws IllegalArgumentException if {@code qs} or {@code spinNanos} is out of range
+         */
+        public Options {
+            Objects.requireNonNull(strategy, "strategy");
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(hooks, "hooks");
+            if (qs < 0 || qs > QueueMemory.MAX_QS) {
+                throw new IllegalArgumentException("IQA.QS must be 0.." + QueueMemory.MAX_QS + ", got " + qs);
+            }
+            if (spinNanos < 0) {
+                throw new IllegalArgumentException("spin time must be >= 0 ns, got " + spinNanos);
+            }
+        }
+
+        /**
+         * @param strategy the flush list
+         * @return deferred mode, a queue of 8 pages, 10 µs spin, the shipped library
+         */
+        public static Options defaults(FlushStrategy strategy) {
+            return new Options(strategy, InvalidationMode.DEFERRED, 3, 10_000, UnitHooks.LIBRARY);
+        }
+    }
+
+    /** Frames of the global invalidations done at attach. */
+    static final CallStack INIT_STACK = CallStack.of("dmar_init_qi", "dmar_attach");
+    /** Frames of the final quiesce. */
+    static final CallStack QUIESCE_STACK = CallStack.of("iommu_qi_common_fini", "dmar_fini_qi");
 
     private final DmarHardware hw;
-    private final FlushStrategy strategy;
+    private final Options options;
     private final LockstatMutex dmarhw;
     private final Lock unloadLock;
+    private final Lock syncLock;
     private final QueueMemory invQueue;
     private final int invQueueSize;
+    private final long statusAddress;
     /** Software tail (bytes), guarded by dmarhw. */
     private int invQueueTail;
     /** Free bytes known without re-reading IQH, guarded by dmarhw. */
     private int invQueueAvail;
-    private volatile long queueFull;
+    private volatile long queueFullEvents;
+    private volatile long queueFullSpins;
     private volatile long iotlbDescriptorsEmitted;
+    private volatile long descriptorsEmitted;
+    private volatile long emptyInvalidations;
     private final QiSequencer sequencer;
     private final TlbFlushList<IommuMapEntry> flushList;
-    private final QiTask task;
+    private final Runnable task;
     private final QiTaskQueue taskQueue;
+    private final InvalidationStacks stacks = new InvalidationStacks();
 
     /**
-     * Programs the hardware's queue (IQA, IQT = 0), enables QI and its interrupt, and starts
-     * the task queue. As {@code dmar_init_qi}.
+     * Programs the hardware's queue (IQA), enables QI and its interrupt, starts the task
+     * queue, and invalidates the context cache, the IOTLB and the interrupt entry cache
+     * globally, as {@code dmar_init_qi} and the attach path do.
      *
      * @param hw the unit's hardware
-     * @param strategy which flush list to use
-     * @param qs the IQA queue size: {@code 2^qs} pages of 256 descriptors
-     * @param spinNanos how long a contended {@code dmarhw} acquisition spins before blocking
+     * @param options how to build it
      */
-    public DmarUnit(DmarHardware hw, FlushStrategy strategy, int qs, long spinNanos) {
+    public DmarUnit(DmarHardware hw, Options options) {
         this.hw = Objects.requireNonNull(hw, "hw");
-        this.strategy = Objects.requireNonNull(strategy, "strategy");
-        this.dmarhw = new LockstatMutex("dmarhw", spinNanos, TimeUnit.NANOSECONDS);
+        this.options = Objects.requireNonNull(options, "options");
+        this.dmarhw = new LockstatMutex("dmarhw", options.spinNanos(), TimeUnit.NANOSECONDS);
         this.unloadLock = dmarhw.site("iommu_domain_unload");
+        this.syncLock = dmarhw.site("iommu_qi_invalidate_sync");
         Lock taskLock = dmarhw.site("dmar_qi_task");
-        this.invQueue = new QueueMemory(qs);
+        Lock initLock = dmarhw.site("dmar_init_qi");
+        PhysicalMemory memory = hw.memory();
+        this.invQueue = QueueMemory.allocate(memory, options.qs());
         this.invQueueSize = invQueue.sizeBytes();
-        // One slot always stays free, so a full ring is not taken for an empty one.
+        this.statusAddress = memory.allocate(PhysicalMemory.PAGE_SIZE);
         this.invQueueAvail = invQueueSize - Descriptors.DESCR_SIZE;
         this.sequencer = QiSequencer.builder(taskLock, this).build();
         Reclaimer<IommuMapEntry> reclaimer = new Reclaimer<>() {
@@ -88,24 +149,68 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
                 }
             }
         };
-        this.flushList = strategy == FlushStrategy.LOCKED
-                ? new LockedFlushList<>(taskLock, reclaimer)
-                : new ZombieHeadFlushList<>(new IommuMapEntry(null), reclaimer);
-        this.task = new QiTask(flushList, sequencer, this);
+        TlbFlushList<IommuMapEntry> list = options.hooks().flushList()
+                .create(options.strategy(), new IommuMapEntry(null), reclaimer, taskLock);
+        this.flushList = options.hooks().processed() == UnitHooks.NO_WRAP
+                ? list : new WrappedProcessed(list, options.hooks().processed());
+        this.task = options.hooks().task().create(flushList, sequencer, this);
         this.taskQueue = new QiTaskQueue(hw.name() + " qi taskq", task);
 
-        hw.mapStatusWord(STATUS_WORD_ADDRESS, sequencer::statusWrite);
+        hw.mapStatusWord(statusAddress, sequencer::statusWrite);
         hw.setInterruptHandler(taskQueue::enqueue); // dmar_qi_intr
-        unloadLock.lock();
+        initLock.lock();
         try {
             hw.writeIqa(invQueue);
-            hw.enableQi();
+            hw.writeGcmd(DmarHardware.GCMD_QIE); // dmar_enable_qi
             if ((hw.readIcs() & DmarHardware.ICS_IWC) != 0) {
                 hw.writeIcs(DmarHardware.ICS_IWC);
             }
             hw.writeIectl(0); // dmar_enable_qi_intr: clear IM
+            // dmar_qi_invalidate_ctx_glob_locked, dmar_qi_invalidate_iotlb_glob_locked,
+            // dmar_qi_invalidate_iec_glob: each a descriptor and a synchronous wait.
+            invalidateGlobalLocked(Descriptors.contextGlobalLo(), INIT_STACK);
+            invalidateGlobalLocked(Descriptors.iotlbGlobalLo(), INIT_STACK);
+            invalidateGlobalLocked(Descriptors.iecGlobalLo(), INIT_STACK);
         } finally {
-            unloadLock.unlock();
+            initLock.unlock();
+        }
+    }
+
+    /**
+     * A unit with the shipped library classes, deferred mode.
+     *
+     * @param hw the unit's hardware
+     * @param strategy which flush list
+     * @param qs IQA.QS
+     * @param spinNanos how long a contended {@code dmarhw} acquisition spins before blocking
+     */
+    public DmarUnit(DmarHardware hw, FlushStrategy strategy, int qs, long spinNanos) {
+        this(hw, new Options(strategy, InvalidationMode.DEFERRED, qs, spinNanos, UnitHooks.LIBRARY));
+    }
+
+    /** Applies a {@link UnitHooks#processed()} wrapper to the drain's stop condition. */
+    private static final class WrappedProcessed implements TlbFlushList<IommuMapEntry> {
+        private final TlbFlushList<IommuMapEntry> inner;
+        private final java.util.function.UnaryOperator<SeqProcessed> wrap;
+
+        WrappedProcessed(TlbFlushList<IommuMapEntry> inner, java.util.function.UnaryOperator<SeqProcessed> wrap) {
+            this.inner = inner;
+            this.wrap = wrap;
+        }
+
+        @Override
+        public void enqueue(IommuMapEntry entry) {
+            inner.enqueue(entry);
+        }
+
+        @Override
+        public int drain(SeqProcessed processed) {
+            return inner.drain(wrap.apply(processed));
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return inner.isEmpty();
         }
     }
 
@@ -115,7 +220,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
     }
 
     /**
-     * @return the view of the unit lock that the unload path takes
+     * @return the view of the unit lock that the deferred unload path takes
      *     ({@code iommu_domain_unload})
      */
     public Lock unloadLock() {
@@ -124,7 +229,17 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
 
     /** @return the strategy */
     public FlushStrategy strategy() {
-        return strategy;
+        return options.strategy();
+    }
+
+    /** @return deferred or strict */
+    public InvalidationMode mode() {
+        return options.mode();
+    }
+
+    /** @return the options the unit was built with */
+    public Options options() {
+        return options;
     }
 
     // ---- InvalidationQueue: the software side of the ring ----
@@ -134,11 +249,17 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
      *
      * <p>As {@code dmar_qi_ensure}: re-reads IQH only when the cached free space is short,
      * and while the ring is full advances IQT (so the hardware sees what is written) and
-     * spins, counting queue-full events.
+     * spins. The caller holds {@code dmarhw}.
      */
     @Override
     public void ensure(int descriptors) {
         int bytes = descriptors * Descriptors.DESCR_SIZE;
+        if (bytes > invQueueSize - Descriptors.DESCR_SIZE) {
+            throw new IllegalArgumentException(descriptors + " descriptors do not fit a ring of "
+                    + invQueue.slots() + " slots (one stays free)");
+        }
+        boolean waited = false;
+        long spins = 0;
         for (;;) {
             if (bytes <= invQueueAvail) {
                 break;
@@ -151,15 +272,21 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
             if (bytes <= invQueueAvail) {
                 break;
             }
+            if (!waited) {
+                waited = true;
+                queueFullEvents++;
+            }
             advanceTail();
-            queueFull++;
             // cpu_spinwait(). The simulated hardware engine is a thread on the same CPUs:
             // give it the processor now and then, or a spinning producer starves it.
-            if ((queueFull & 63) == 0) {
+            if ((++spins & 63) == 0) {
                 Thread.yield();
             } else {
                 Thread.onSpinWait();
             }
+        }
+        if (spins > 0) {
+            queueFullSpins += spins;
         }
         invQueueAvail -= bytes;
     }
@@ -167,23 +294,68 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
     private void emit(long lo, long hi) {
         invQueue.write(invQueueTail, lo, hi);
         invQueueTail = (invQueueTail + Descriptors.DESCR_SIZE) & (invQueueSize - 1);
+        descriptorsEmitted++;
     }
 
     /** {@inheritDoc} As {@code dmar_qi_emit_wait_descr}. */
     @Override
     public void emitWaitDescriptor(int seq, boolean interrupt, boolean statusWrite, boolean fence) {
-        emit(Descriptors.WAIT
-                        | (interrupt ? Descriptors.WAIT_IF : 0)
-                        | (statusWrite ? Descriptors.WAIT_SW : 0)
-                        | (fence ? Descriptors.WAIT_FN : 0)
-                        | (statusWrite ? (seq & 0xFFFF_FFFFL) << Descriptors.WAIT_SD_SHIFT : 0),
-                statusWrite ? STATUS_WORD_ADDRESS : 0);
+        emit(Descriptors.waitLo(seq, interrupt, statusWrite, fence),
+                statusWrite ? Descriptors.waitHi(statusAddress) : 0);
     }
 
     /** {@inheritDoc} As {@code dmar_qi_advance_tail}. */
     @Override
     public void advanceTail() {
         hw.writeIqt(invQueueTail);
+    }
+
+    /**
+     * Writes descriptors and publishes them: ensure room for all, write them in order,
+     * advance IQT once. The caller holds {@code dmarhw}. Used for descriptors outside the
+     * unload path and by tests that drive the ring directly.
+     *
+     * @param loHi pairs of (lo, hi) words
+     * @throws IllegalArgumentException if the words do not form pairs
+     */
+    public void submitLocked(long... loHi) {
+        if (loHi.length == 0 || (loHi.length & 1) != 0) {
+            throw new IllegalArgumentException("descriptors come as (lo, hi) pairs, got " + loHi.length + " words");
+        }
+        ensure(loHi.length / 2);
+        for (int i = 0; i < loHi.length; i += 2) {
+            emit(loHi[i], loHi[i + 1]);
+        }
+        advanceTail();
+    }
+
+    /**
+     * {@link #submitLocked} under {@code dmarhw}.
+     *
+     * @param loHi pairs of (lo, hi) words
+     */
+    public void submit(long... loHi) {
+        unloadLock.lock();
+        try {
+            submitLocked(loHi);
+        } finally {
+            unloadLock.unlock();
+        }
+    }
+
+    /** @return the software tail, bytes (exact under {@code dmarhw}) */
+    public int softwareTail() {
+        return invQueueTail;
+    }
+
+    /** @return the queue memory */
+    public QueueMemory queueMemory() {
+        return invQueue;
+    }
+
+    /** @return the physical address of the status word the wait descriptors name */
+    public long statusAddress() {
+        return statusAddress;
     }
 
     // ---- InvalidationCompletionStatus ----
@@ -198,7 +370,24 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         hw.writeIcs(DmarHardware.ICS_IWC);
     }
 
-    // ---- the unload path ----
+    // ---- invalidation requests ----
+
+    /**
+     * Emits the page-selective IOTLB invalidations that cover {@code [base, base + size)}.
+     * As the loop of {@code dmar_qi_invalidate_emit}. The caller holds {@code dmarhw}.
+     */
+    private void emitIotlbRange(int did, long base, long size) {
+        long lo = Descriptors.iotlbPageLo(did);
+        while (size > 0) {
+            int am = calcAm(base, size);
+            long isize = 1L << (am + 12);
+            ensure(1);
+            emit(lo, Descriptors.iotlbPageHi(base, am));
+            iotlbDescriptorsEmitted++;
+            base += isize;
+            size -= isize;
+        }
+    }
 
     /**
      * Queues the IOTLB invalidation of an entry's range, a wait sequence for it, links it on
@@ -210,37 +399,85 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
      * linked, and the entry is linked before the tail moves past its wait descriptor, so the
      * QI task that the wait descriptor's interrupt schedules always finds it.
      *
+     * <p>An entry with no bytes is not touched: no descriptor, no sequence number, not linked
+     * (see the class notes); the caller frees it.
+     *
      * @param entry the unmapped entry
      * @param emitWait whether this entry gets its own wait descriptor with an interrupt
      *     (batch coalescing gives one only to every Nth and the last)
+     * @param stack the caller's stack, for the aggregation of invalidation requests
+     * @return true if the entry was queued; false for an empty entry
      */
-    public void invalidateLocked(IommuMapEntry entry, boolean emitWait) {
-        int did = entry.domain.domainId();
-        long base = entry.start;
+    public boolean invalidateLocked(IommuMapEntry entry, boolean emitWait, CallStack stack) {
         long size = entry.end - entry.start;
-        while (size > 0) {
-            int am = calcAm(base, size);
-            long isize = 1L << (am + 12);
-            ensure(1);
-            long[] d = Descriptors.iotlbPage(did, base, am);
-            emit(d[0], d[1]);
-            iotlbDescriptorsEmitted++;
-            base += isize;
-            size -= isize;
+        if (size == 0) {
+            emptyInvalidations++;
+            return false;
         }
+        stacks.count(stack);
+        emitIotlbRange(entry.domain.domainId(), entry.start, size);
         entry.setWaitSeq(sequencer.emitWaitSeq(emitWait));
         flushList.enqueue(entry);
         advanceTail();
+        return true;
+    }
+
+    /**
+     * Queues the IOTLB invalidation of an entry's range and a wait descriptor, advances the
+     * tail, and waits until the hardware has completed them. As {@code iommu_qi_invalidate_sync}.
+     * Takes {@code dmarhw} itself (site {@code iommu_qi_invalidate_sync}); sleeps on the unit's
+     * condition until the QI task wakes it. The caller then frees the range.
+     *
+     * @param entry the unmapped entry, not empty
+     * @param cansleep sleep while waiting; otherwise spin holding the lock
+     * @param stack the caller's stack
+     * @return the packed (gen, seq) that was waited for
+     */
+    public long invalidateSync(IommuMapEntry entry, boolean cansleep, CallStack stack) {
+        syncLock.lock();
+        try {
+            stacks.count(stack);
+            emitIotlbRange(entry.domain.domainId(), entry.start, entry.end - entry.start);
+            long gseq = sequencer.emitWaitSeq(true);
+            sequencer.registerWaiter();
+            advanceTail();
+            sequencer.waitForSeq(gseq, !cansleep);
+            return gseq;
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /**
+     * Queues one global (or domain/device-selective) invalidation descriptor and waits for
+     * it, spinning. As {@code dmar_qi_invalidate_ctx_glob_locked} and friends. The caller
+     * holds {@code dmarhw}.
+     *
+     * @param lo the descriptor's low word (context-cache, IOTLB or IEC; hi is 0)
+     * @param stack the caller's stack
+     * @return the packed (gen, seq) that was waited for
+     */
+    public long invalidateGlobalLocked(long lo, CallStack stack) {
+        stacks.count(stack);
+        ensure(1);
+        emit(lo, 0);
+        if (Descriptors.type(lo) == Descriptors.IOTLB_INV) {
+            iotlbDescriptorsEmitted++;
+        }
+        long gseq = sequencer.emitWaitSeq(true);
+        sequencer.registerWaiter();
+        advanceTail();
+        sequencer.waitForSeq(gseq, true);
+        return gseq;
     }
 
     /**
      * The largest address mask for a page-selective invalidation starting at {@code base}:
      * {@code 2^am} pages, aligned, not beyond {@code size}. As FreeBSD's {@code calc_am}, with
-     * a maximum address mask value (MAMV) of 9 (2 MiB).
+     * the unit's maximum address mask value (MAMV) of {@value Descriptors#MAMV} (2 MiB).
      */
     static int calcAm(long base, long size) {
-        final int mamv = 9;
-        for (int am = mamv; am > 0; am--) {
+        for (int am = Descriptors.MAMV; am > 0; am--) {
             long isize = 1L << (am + 12);
             if ((base & (isize - 1)) == 0 && size >= isize) {
                 return am;
@@ -257,6 +494,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
     public void quiesce() {
         unloadLock.lock();
         try {
+            stacks.count(QUIESCE_STACK);
             sequencer.quiesce(false);
         } finally {
             unloadLock.unlock();
@@ -274,9 +512,14 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         return sequencer;
     }
 
-    /** @return the QI task */
-    public QiTask task() {
+    /** @return the QI task body; a {@link QiTask} unless the hooks supplied another */
+    public Runnable task() {
         return task;
+    }
+
+    /** @return the QI task if it is the library's, for its counters; otherwise null */
+    public QiTask qiTask() {
+        return task instanceof QiTask t ? t : null;
     }
 
     /** @return the task queue */
@@ -289,14 +532,41 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         return hw;
     }
 
-    /** @return times {@link #ensure} found the ring full */
+    /** @return invalidation requests per call stack */
+    public InvalidationStacks stacks() {
+        return stacks;
+    }
+
+    /** @return times {@link #ensure} found the ring full and had to wait */
     public long queueFull() {
-        return queueFull;
+        return queueFullEvents;
+    }
+
+    /** @return spin iterations spent waiting for ring space */
+    public long queueFullSpins() {
+        return queueFullSpins;
     }
 
     /** @return IOTLB invalidation descriptors written */
     public long iotlbDescriptorsEmitted() {
         return iotlbDescriptorsEmitted;
+    }
+
+    /** @return all descriptors written */
+    public long descriptorsEmitted() {
+        return descriptorsEmitted;
+    }
+
+    /** @return empty entries that {@link #invalidateLocked} skipped */
+    public long emptyInvalidations() {
+        return emptyInvalidations;
+    }
+
+    /**
+     * @return {@code (gen N, seq 0x...)} of the next sequence number, for diagnostics
+     */
+    public String nextGenSeq() {
+        return GenSeq.toString(GenSeq.of(sequencer.gen(), sequencer.nextSeq()));
     }
 
     /** Stops the task queue and the hardware engine. */

@@ -5,7 +5,8 @@ import io.github.dmarflush.flushlist.FlushEntry;
 /**
  * A mapped IOVA range of a domain, as FreeBSD's {@code struct iommu_map_entry}: the range
  * {@code [start, end)} (the flush list's item) and, through {@link FlushEntry}, the link and
- * wait sequence the TLB flush list needs (the element).
+ * wait sequence the TLB flush list needs (the element). An entry may be empty
+ * ({@code start == end}): it then owns no IOVA space and is never linked on a list.
  *
  * <p>Owned by the CPU that loads and unloads it until it is enqueued on the flush list;
  * then by the QI task.
@@ -30,6 +31,11 @@ public final class IommuMapEntry extends FlushEntry {
     /** @return one past the last IOVA of the range, bytes */
     public long end() {
         return end;
+    }
+
+    /** @return the range's length, bytes (0 for an empty entry) */
+    public long size() {
+        return end - start;
     }
 
     /** @return the domain the range belongs to */

@@ -1,28 +1,76 @@
 package io.github.dmarflush.sim.hw;
 
+import java.util.Objects;
+
 /**
- * The memory that holds the invalidation queue: {@code size / 16} descriptors of two 64-bit
- * words, addressed by byte offset as IQH and IQT are. Software writes descriptors with plain
- * stores and then publishes them with the (volatile) IQT register write; the hardware reads
- * IQT and then the words, so it sees them. FreeBSD allocates it with
- * {@code kmem_alloc_contig} in {@code iommu_qi_common_init}.
+ * The invalidation queue as it sits in physical memory: {@code 2^qs} 4 KiB pages at a
+ * page-aligned base, that is {@code 256 * 2^qs} descriptors of two 64-bit words, addressed by
+ * byte offset as IQH and IQT are. FreeBSD allocates it with {@code kmem_alloc_contig} in
+ * {@code iommu_qi_common_init} and programs its address and size into IQA.
+ *
+ * <p>Software writes descriptors with plain stores and then publishes them with the
+ * (volatile) IQT register write; the hardware reads IQT and then the words, so it sees them.
+ * The words live in {@link PhysicalMemory}: the engine fetches them from the address in IQA.
  */
 public final class QueueMemory {
 
-    private final long[] words;
+    /** IQA.QS: at most {@code 2^7} pages. */
+    public static final int MAX_QS = 7;
+
+    private final PhysicalMemory memory;
+    private final long base;
+    private final int qs;
     private final int sizeBytes;
 
     /**
-     * @param qs the IQA queue size field: the queue holds {@code 2^qs} 4 KiB pages, that is
-     *     {@code 256 * 2^qs} descriptors
+     * Allocates the queue in {@code memory}.
+     *
+     * @param memory physical memory
+     * @param qs the IQA queue size field: {@code 2^qs} 4 KiB pages
+     * @return the queue
      * @throws IllegalArgumentException unless {@code 0 <= qs <= 7}
      */
-    public QueueMemory(int qs) {
-        if (qs < 0 || qs > 7) {
-            throw new IllegalArgumentException("IQA.QS must be 0..7, got " + qs);
+    public static QueueMemory allocate(PhysicalMemory memory, int qs) {
+        checkQs(qs);
+        return new QueueMemory(memory, memory.allocate((long) PhysicalMemory.PAGE_SIZE << qs), qs);
+    }
+
+    /**
+     * A view of a queue already in memory (what the hardware builds from IQA).
+     *
+     * @param memory physical memory
+     * @param base the queue's physical address, 4 KiB aligned
+     * @param qs the queue size field
+     */
+    public QueueMemory(PhysicalMemory memory, long base, int qs) {
+        checkQs(qs);
+        this.memory = Objects.requireNonNull(memory, "memory");
+        if ((base & (PhysicalMemory.PAGE_SIZE - 1)) != 0) {
+            throw new IllegalArgumentException(String.format("queue base 0x%x is not 4 KiB aligned", base));
         }
-        this.sizeBytes = (1 << qs) * PhysicalMemory.PAGE_SIZE;
-        this.words = new long[sizeBytes / 8];
+        this.base = base;
+        this.qs = qs;
+        this.sizeBytes = PhysicalMemory.PAGE_SIZE << qs;
+        if (!memory.contains(base, sizeBytes)) {
+            throw new IllegalArgumentException(String.format(
+                    "queue [0x%x, 0x%x) is outside physical memory", base, base + sizeBytes));
+        }
+    }
+
+    private static void checkQs(int qs) {
+        if (qs < 0 || qs > MAX_QS) {
+            throw new IllegalArgumentException("IQA.QS must be 0.." + MAX_QS + ", got " + qs);
+        }
+    }
+
+    /** @return the IQA value that programs this queue: base | QS (128-bit descriptors, DW = 0) */
+    public long iqa() {
+        return base | qs;
+    }
+
+    /** @return the queue's physical address */
+    public long base() {
+        return base;
     }
 
     /** @return the queue size in bytes */
@@ -43,9 +91,8 @@ public final class QueueMemory {
      * @param hi bits 127:64
      */
     public void write(int offset, long lo, long hi) {
-        int i = offset >>> 3;
-        words[i] = lo;
-        words[i + 1] = hi;
+        memory.writeLong(base + offset, lo);
+        memory.writeLong(base + offset + 8, hi);
     }
 
     /**
@@ -53,7 +100,7 @@ public final class QueueMemory {
      * @return its low word
      */
     public long lo(int offset) {
-        return words[offset >>> 3];
+        return memory.readLong(base + offset);
     }
 
     /**
@@ -61,6 +108,6 @@ public final class QueueMemory {
      * @return its high word
      */
     public long hi(int offset) {
-        return words[(offset >>> 3) + 1];
+        return memory.readLong(base + offset + 8);
     }
 }

@@ -1,6 +1,8 @@
 package io.github.dmarflush.sim.lock;
 
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
 
 /**
  * Contention events of one lock at one call site: what lockstat records per
@@ -9,8 +11,11 @@ import java.util.concurrent.atomic.LongAdder;
  * acquisition that spun and then blocked counts once in each, as lockstat's
  * {@code adaptive-spin} and {@code adaptive-block} probes both fire for it.
  *
- * <p>Thread-safe; increments are {@link LongAdder}s so recording adds little contention
- * of its own.
+ * <p>Each event's wait (ns spinning, or ns blocked) also goes into an HdrHistogram per kind,
+ * the distribution lockstat prints with {@code -h}.
+ *
+ * <p>Thread-safe; increments are {@link LongAdder}s and the histograms are
+ * {@link ConcurrentHistogram}s, so recording adds little contention of its own.
  */
 public final class SiteStats {
 
@@ -21,6 +26,8 @@ public final class SiteStats {
     private final LongAdder spinNanos = new LongAdder();
     private final LongAdder blockEvents = new LongAdder();
     private final LongAdder blockNanos = new LongAdder();
+    private final ConcurrentHistogram spinHistogram = new ConcurrentHistogram(2);
+    private final ConcurrentHistogram blockHistogram = new ConcurrentHistogram(2);
 
     SiteStats(String lockName, String caller) {
         this.lockName = lockName;
@@ -34,11 +41,13 @@ public final class SiteStats {
     void spun(long nanos) {
         spinEvents.increment();
         spinNanos.add(nanos);
+        spinHistogram.recordValue(Math.max(0, nanos));
     }
 
     void blocked(long nanos) {
         blockEvents.increment();
         blockNanos.add(nanos);
+        blockHistogram.recordValue(Math.max(0, nanos));
     }
 
     void reset() {
@@ -47,6 +56,8 @@ public final class SiteStats {
         spinNanos.reset();
         blockEvents.reset();
         blockNanos.reset();
+        spinHistogram.reset();
+        blockHistogram.reset();
     }
 
     /** @return the lock's name, e.g. {@code dmarhw} */
@@ -82,5 +93,15 @@ public final class SiteStats {
     /** @return total time spent blocked, ns */
     public long blockNanos() {
         return blockNanos.sum();
+    }
+
+    /** @return a copy of the distribution of spin times, ns */
+    public Histogram spinHistogram() {
+        return spinHistogram.copy();
+    }
+
+    /** @return a copy of the distribution of block times, ns */
+    public Histogram blockHistogram() {
+        return blockHistogram.copy();
     }
 }

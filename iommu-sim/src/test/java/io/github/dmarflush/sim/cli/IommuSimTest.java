@@ -8,6 +8,9 @@ import java.io.StringWriter;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -35,6 +38,17 @@ class IommuSimTest {
         "--strategy fastest|Invalid value for option '--strategy'",
         "--iotlb-entries 100|--iotlb-entries must be a power of two, got 100",
         "--qi-size 9|--qi-size must be 0..7, got 9",
+        "--workload netperf|Invalid value for option '--workload'",
+        "--workload replay|--workload replay needs --trace FILE",
+        "--trace x.trace|--trace is for --workload replay",
+        "--request-size 3000|--request-size must be a multiple of 4k",
+        "--latency iotlb=fast|is not a latency list",
+        "--levels 6|--levels must be 3, 4 or 5, got 6",
+        "--units 0|--units must be 1..8, got 0",
+        "--strategy fastest|Invalid value for option '--strategy'",
+        "-w replay --trace t --record-trace r|--record-trace records a simulated workload, not a replay",
+        "-t 256 -p 65536|needs more than the 256 MiB of simulated memory",
+        "-w dd -t 64|--threads x --request-size needs more than the 256 MiB of simulated memory",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));
@@ -56,6 +70,51 @@ class IommuSimTest {
         assertTrue(o.contains("Adaptive mutex spin: "), o);
         assertTrue(o.contains("Count indv cuml rcnt     nsec Lock"), o);
         assertTrue(o.lines().anyMatch(l -> l.startsWith("comparison: dmarhw spin events/s locked/flushlist = ")), o);
+        assertTrue(o.contains("end-of-run checks: passed"), o);
+    }
+
+    @Test
+    void malformedTraceIsOneLineWithFileAndLineAndExitCode2(@TempDir Path dir) throws Exception {
+        Path t = dir.resolve("bad.trace");
+        Files.writeString(t, "# header\nmap: IOMMU: iova=0x1000 - 0x2000 paddr=0x5000\n");
+        int code = run("-w", "replay", "--trace", t.toString());
+        assertEquals(2, code);
+        String e = err.toString();
+        assertEquals(1, e.lines().count(), e);
+        assertTrue(e.startsWith("iommu-sim: " + t + ":2: malformed trace line"), e);
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void jsonAndHtmlReportsOfAStrictAndAFlushListRun(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("r.html");
+        int code = run("-w", "tcp_stream", "--strategy", "all", "-d", "200ms", "--warmup", "0", "-t", "2", "--json",
+                "--html", html.toString());
+        assertEquals(0, code, err.toString());
+        String o = out.toString().strip();
+        assertEquals(1, o.lines().count(), "one JSON document on one line");
+        assertTrue(o.startsWith("{\"tool\":\"iommu-sim\""), o);
+        assertTrue(o.contains("\"label\":\"strict\""), o);
+        assertTrue(o.contains("\"comparison\":{"), o);
+        assertTrue(o.endsWith("\"clean\":true}"), o);
+        assertEquals(o.chars().filter(c -> c == '{').count(), o.chars().filter(c -> c == '}').count());
+        String h = Files.readString(html);
+        assertTrue(h.contains("<svg"), "inline charts");
+        assertTrue(h.contains("dmarhw wait distribution"));
+        assertTrue(!h.contains("http://") || h.replace("http://www.w3.org/2000/svg", "").indexOf("http") < 0,
+                "nothing fetched from elsewhere");
+    }
+
+    @Test
+    void perTypeLatencyJitterAndTopologyReachTheMachine() {
+        int code = run("-w", "dd", "--strategy", "flushlist", "-d", "200ms", "--warmup", "0", "-t", "2",
+                "--latency", "iotlb=2000,wait=500", "--jitter", "300", "--units", "2", "--devices", "2",
+                "--segment-size", "2m");
+        assertEquals(0, code, err.toString());
+        String o = out.toString();
+        assertTrue(o.contains("machine: 2 unit(s) x 1 domain(s), 2 device(s)"), o);
+        assertTrue(o.contains("engine iotlb=2000ns ctx=0ns iec=0ns wait=500ns jitter=300ns"), o);
+        assertTrue(o.contains("request 2048 KiB in segments of 2048 KiB"), o);
         assertTrue(o.contains("end-of-run checks: passed"), o);
     }
 }

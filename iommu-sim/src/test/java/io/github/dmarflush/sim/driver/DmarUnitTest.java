@@ -35,8 +35,8 @@ class DmarUnitTest {
             assertEquals(0, m.domain().allocatedRanges(), "the QI task freed the IOVA space");
             assertTrue(m.unit().flushList().isEmpty());
             assertEquals(0, m.hardware().faults());
-            // The wait sequence handed out: (0, 1) for the unload, (0, 2) for the quiesce.
-            assertEquals(GenSeq.of(0, 3), GenSeq.of(m.unit().sequencer().gen(), m.unit().sequencer().nextSeq()));
+            // Wait sequences: (0, 1..3) at attach, (0, 4) for the unload, (0, 5) for the quiesce.
+            assertEquals(GenSeq.of(0, 6), GenSeq.of(m.unit().sequencer().gen(), m.unit().sequencer().nextSeq()));
             assertTrue(m.hardware().interrupts() >= 1);
         }
     }
@@ -44,8 +44,7 @@ class DmarUnitTest {
     @ParameterizedTest
     @EnumSource(FlushStrategy.class)
     void smallRingWrapsAndFillsWithoutLosingEntries(FlushStrategy s) throws Exception {
-        MachineConfig c = MachineConfig.defaults(s);
-        c = new MachineConfig(s, 0, c.iotlbEntries(), 4, 0, c.spinNanos(), 1, c.memoryBytes());
+        MachineConfig c = MachineConfig.defaults(s).withQueue(0, 1);
         try (SimMachine m = new SimMachine(c)) {
             BusDma busdma = m.busdma();
             long pa = m.memory().allocate(4096);
@@ -57,7 +56,8 @@ class DmarUnitTest {
             }
             m.unit().quiesce();
             assertEquals(0, m.domain().allocatedRanges());
-            assertEquals(5000 + 1, m.hardware().waitDescriptors(), "one per unload and one for the quiesce");
+            assertEquals(3 + 5000 + 1, m.hardware().waitDescriptors(),
+                    "three at attach, one per unload and one for the quiesce");
             assertTrue(m.hardware().readIqh() < 4096);
         }
     }

@@ -32,13 +32,13 @@ class DmarHardwareTest {
 
     @Test
     void waitDescriptorDoesTheStatusWriteSetsIwcAndInterruptsOnlyOnZeroToOne() throws Exception {
-        QueueMemory q = new QueueMemory(0);
+        QueueMemory q = QueueMemory.allocate(memory, 0);
         hw.writeIqa(q);
         hw.enableQi();
         hw.writeIectl(0);
         AtomicInteger status = new AtomicInteger();
         AtomicInteger interrupts = new AtomicInteger();
-        hw.mapStatusWord(0x1000, status::set);
+        hw.mapStatusWord(0x1000, status::set); // a mapped word, not memory
         hw.setInterruptHandler(interrupts::incrementAndGet);
         long wait = Descriptors.WAIT | Descriptors.WAIT_IF | Descriptors.WAIT_SW;
         q.write(0, wait | (7L << 32), 0x1000);
@@ -64,7 +64,7 @@ class DmarHardwareTest {
 
     @Test
     void maskedInterruptIsPendingAndDeliveredOnUnmask() throws Exception {
-        QueueMemory q = new QueueMemory(0);
+        QueueMemory q = QueueMemory.allocate(memory, 0);
         hw.writeIqa(q);
         hw.enableQi();
         AtomicInteger interrupts = new AtomicInteger();
@@ -81,7 +81,7 @@ class DmarHardwareTest {
 
     @Test
     void badTailIsAQueueErrorAndIsIgnored() {
-        hw.writeIqa(new QueueMemory(0));
+        hw.writeIqa(QueueMemory.allocate(memory, 0));
         hw.enableQi();
         hw.writeIqt(8); // not 16-byte aligned
         assertEquals(DmarHardware.FSTS_IQE, hw.readFsts() & DmarHardware.FSTS_IQE);
@@ -99,6 +99,12 @@ class DmarHardwareTest {
         assertEquals(0x5000, f.iova());
         assertEquals(DmaFault.Reason.NO_CONTEXT, hw.dmaWrite(0x0400, 0x5000, new byte[1], 0, 1).reason());
         assertEquals(2, hw.faults());
+        // Recorded in the fault-recording registers, FSTS.PPF set until software clears them.
+        assertEquals(f, hw.readFaultRecord(0));
+        assertTrue((hw.readFsts() & DmarHardware.FSTS_PPF) != 0);
+        hw.clearFaultRecord(0);
+        hw.clearFaultRecord(1);
+        assertEquals(0, hw.readFsts() & DmarHardware.FSTS_PPF);
     }
 
     @Test
@@ -120,7 +126,7 @@ class DmarHardwareTest {
         assertEquals(DmaFault.Reason.STALE_REMAPPED, reused.reason());
         assertNotEquals(3, memory.read(p2 + 2), "the faulting DMA wrote nothing");
         // After a page-selective invalidation the same access is clean.
-        QueueMemory q = new QueueMemory(0);
+        QueueMemory q = QueueMemory.allocate(memory, 0);
         hw.writeIqa(q);
         hw.enableQi();
         long[] inv = Descriptors.iotlbPage(1, 0x10000, 0);

@@ -34,7 +34,7 @@ class TcpMaertsTest {
         // processed about as many within the window (some are in flight at its edges).
         assertTrue(r.waitDescriptors() > r.packets() / 2, r.waitDescriptors() + " vs " + r.packets());
         assertTrue(r.interrupts() > 0);
-        assertTrue(r.releasedFirstDrain() + r.releasedSecondDrain() > 0);
+        assertTrue(r.qi().releasedFirstDrain() + r.qi().releasedSecondDrain() > 0);
         assertTrue(r.locks().stream().anyMatch(l -> l.lock().equals("dmarhw") && l.caller().equals("iommu_domain_unload")));
         String freeSite = s == FlushStrategy.LOCKED ? "dmar_domain_free_entry" : "iommu_gas_free_space";
         assertTrue(r.locks().stream().anyMatch(l -> l.caller().equals(freeSite) && l.acquisitions() > 0));
