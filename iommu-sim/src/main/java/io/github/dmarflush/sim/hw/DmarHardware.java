@@ -646,6 +646,8 @@ public final class DmarHardware implements AutoCloseable {
             }
             case (int) Descriptors.IEC_INV -> iecDescriptors++; // no interrupt remapping modelled
             case (int) Descriptors.WAIT -> {
+                // Counted before the status write: whoever sees the completion sees the count.
+                waitDescriptors++;
                 if ((lo & Descriptors.WAIT_SW) != 0) {
                     long addr = hi & Descriptors.WAIT_ADDR_MASK;
                     IntConsumer word = statusWords.get(addr);
@@ -668,7 +670,6 @@ public final class DmarHardware implements AutoCloseable {
                         }
                     }
                 }
-                waitDescriptors++;
             }
             default -> throw new AssertionError("validated above");
         }

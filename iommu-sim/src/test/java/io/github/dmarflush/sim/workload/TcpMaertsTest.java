@@ -29,7 +29,9 @@ class TcpMaertsTest {
         assertEquals(List.of(), r.problems());
         assertTrue(r.clean());
         assertTrue(r.packets() > 0);
-        assertEquals(r.packets() * 1500, r.bytes());
+        // Packets and bytes are sampled one after the other at the window's end: a CPU may
+        // have counted one but not yet the other.
+        assertTrue(Math.abs(r.bytes() - r.packets() * 1500) <= 3 * 1500, r.bytes() + " bytes vs " + r.packets());
         // Each packet's unload emits one IOTLB and one wait descriptor; the hardware
         // processed about as many within the window (some are in flight at its edges).
         assertTrue(r.waitDescriptors() > r.packets() / 2, r.waitDescriptors() + " vs " + r.packets());
