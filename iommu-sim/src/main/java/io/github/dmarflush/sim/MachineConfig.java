@@ -4,6 +4,7 @@ import io.github.dmarflush.sim.driver.FlushStrategy;
 import io.github.dmarflush.sim.driver.InvalidationMode;
 import io.github.dmarflush.sim.driver.UnitHooks;
 import io.github.dmarflush.sim.hw.EngineTiming;
+import io.github.dmarflush.sim.hw.RegisterTiming;
 import java.util.Objects;
 
 /**
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param pageTableLevels 3, 4 or 5 (39-, 48-, 57-bit IOVA spaces)
  * @param superpages whether domains may map 2 MiB and 1 GiB pages
  * @param timing the hardware engine's time per descriptor
+ * @param registers how long a CPU stalls on a register access (uncached MMIO)
  * @param spinNanos how long a contended adaptive mutex spins before it blocks, ns
  * @param batchCoalesce interrupting wait descriptor every this many unloaded entries, and on
  *     the last of each unload
@@ -33,6 +35,7 @@ public record MachineConfig(
         int pageTableLevels,
         boolean superpages,
         EngineTiming timing,
+        RegisterTiming registers,
         long spinNanos,
         int batchCoalesce,
         int memoryBytes,
@@ -48,6 +51,7 @@ public record MachineConfig(
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(timing, "timing");
+        Objects.requireNonNull(registers, "registers");
         Objects.requireNonNull(hooks, "hooks");
         if (units < 1 || domainsPerUnit < 1 || devices < 1) {
             throw new IllegalArgumentException("units, domains per unit and devices must be >= 1");
@@ -62,7 +66,7 @@ public record MachineConfig(
      * @return the configuration
      */
     public static MachineConfig defaults(FlushStrategy strategy) {
-        return new MachineConfig(strategy, InvalidationMode.DEFERRED, 3, 512, 4, true, EngineTiming.NONE, 10_000,
+        return new MachineConfig(strategy, InvalidationMode.DEFERRED, 3, 512, 4, true, EngineTiming.NONE, RegisterTiming.DEFAULT, 10_000,
                 100, 256 << 20, 1, 1, 1, UnitHooks.LIBRARY);
     }
 
@@ -71,7 +75,7 @@ public record MachineConfig(
      * @return this configuration with {@code s}
      */
     public MachineConfig withStrategy(FlushStrategy s) {
-        return new MachineConfig(s, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, spinNanos,
+        return new MachineConfig(s, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, registers, spinNanos,
                 batchCoalesce, memoryBytes, units, domainsPerUnit, devices, hooks);
     }
 
@@ -80,7 +84,7 @@ public record MachineConfig(
      * @return this configuration with {@code m}
      */
     public MachineConfig withMode(InvalidationMode m) {
-        return new MachineConfig(strategy, m, qs, iotlbEntries, pageTableLevels, superpages, timing, spinNanos,
+        return new MachineConfig(strategy, m, qs, iotlbEntries, pageTableLevels, superpages, timing, registers, spinNanos,
                 batchCoalesce, memoryBytes, units, domainsPerUnit, devices, hooks);
     }
 
@@ -90,7 +94,7 @@ public record MachineConfig(
      * @return this configuration with those
      */
     public MachineConfig withQueue(int newQs, int newBatch) {
-        return new MachineConfig(strategy, mode, newQs, iotlbEntries, pageTableLevels, superpages, timing, spinNanos,
+        return new MachineConfig(strategy, mode, newQs, iotlbEntries, pageTableLevels, superpages, timing, registers, spinNanos,
                 newBatch, memoryBytes, units, domainsPerUnit, devices, hooks);
     }
 
@@ -101,7 +105,7 @@ public record MachineConfig(
      * @return this configuration with that topology
      */
     public MachineConfig withTopology(int u, int d, int dev) {
-        return new MachineConfig(strategy, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, spinNanos,
+        return new MachineConfig(strategy, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, registers, spinNanos,
                 batchCoalesce, memoryBytes, u, d, dev, hooks);
     }
 
@@ -110,7 +114,7 @@ public record MachineConfig(
      * @return this configuration with {@code h}
      */
     public MachineConfig withHooks(UnitHooks h) {
-        return new MachineConfig(strategy, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, spinNanos,
+        return new MachineConfig(strategy, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, registers, spinNanos,
                 batchCoalesce, memoryBytes, units, domainsPerUnit, devices, h);
     }
 
@@ -120,7 +124,7 @@ public record MachineConfig(
      * @return this configuration with that paging
      */
     public MachineConfig withPaging(int levels, boolean sp) {
-        return new MachineConfig(strategy, mode, qs, iotlbEntries, levels, sp, timing, spinNanos,
+        return new MachineConfig(strategy, mode, qs, iotlbEntries, levels, sp, timing, registers, spinNanos,
                 batchCoalesce, memoryBytes, units, domainsPerUnit, devices, hooks);
     }
 

@@ -48,6 +48,7 @@ public final class SimMachine implements AutoCloseable {
                 EngineTiming seeded = new EngineTiming(t.iotlbNanos(), t.contextNanos(), t.iecNanos(), t.waitNanos(),
                         t.jitterNanos(), t.seed() + u);
                 DmarHardware hw = new DmarHardware("dmar" + u, memory, config.iotlbEntries(), seeded);
+                hw.setRegisterTiming(config.registers());
                 DmarUnit unit = new DmarUnit(hw, new DmarUnit.Options(config.strategy(), config.mode(), config.qs(),
                         config.spinNanos(), config.hooks()));
                 units.add(unit);

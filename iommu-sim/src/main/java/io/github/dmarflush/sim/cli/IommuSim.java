@@ -6,6 +6,7 @@ import io.github.dmarflush.sim.driver.FlushStrategy;
 import io.github.dmarflush.sim.driver.InvalidationMode;
 import io.github.dmarflush.sim.driver.UnitHooks;
 import io.github.dmarflush.sim.hw.EngineTiming;
+import io.github.dmarflush.sim.hw.RegisterTiming;
 import io.github.dmarflush.sim.report.HtmlReport;
 import io.github.dmarflush.sim.report.JsonReport;
 import io.github.dmarflush.sim.report.RunReport;
@@ -117,6 +118,10 @@ public final class IommuSim implements Callable<Integer> {
 
     @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded (default: ${DEFAULT-VALUE}).")
     long jitter = 0;
+
+    @Option(names = "--mmio", paramLabel = "LIST", converter = RegisterTimingConverter.class,
+            description = "CPU stall per DMAR register access (uncached MMIO), ns: read=N,write=N, or 0 for none (default: read=300,write=100).")
+    RegisterTiming mmio = RegisterTiming.DEFAULT;
 
     @Option(names = "--spin", paramLabel = "NS", description = "How long a contended mutex spins before blocking, ns (default: ${DEFAULT-VALUE}).")
     long spinNanos = 10_000;
@@ -236,7 +241,7 @@ public final class IommuSim implements Callable<Integer> {
 
     private List<MachineConfig> runs() {
         MachineConfig base = new MachineConfig(FlushStrategy.LOCKED, InvalidationMode.DEFERRED, qs, iotlbEntries,
-                levels, !noSuperpages, timing(), spinNanos, batchCoalesce, 256 << 20, units, domains, devices,
+                levels, !noSuperpages, timing(), mmio, spinNanos, batchCoalesce, 256 << 20, units, domains, devices,
                 UnitHooks.LIBRARY);
         MachineConfig locked = base;
         MachineConfig flush = base.withStrategy(FlushStrategy.FLUSHLIST);

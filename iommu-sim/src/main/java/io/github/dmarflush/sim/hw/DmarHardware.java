@@ -88,6 +88,8 @@ public final class DmarHardware implements AutoCloseable {
     private final Iotlb iotlb;
     private final PhysicalMemory memory;
     private final EngineTiming timing;
+    /** CPU stall per register access; set before the unit is used. */
+    private volatile RegisterTiming registerTiming = RegisterTiming.NONE;
     private final Map<Long, IntConsumer> statusWords = new ConcurrentHashMap<>();
     /** The context table as software wrote it: source id to entry. */
     private final Map<Integer, ContextEntry> contextTable = new ConcurrentHashMap<>();
@@ -246,6 +248,7 @@ public final class DmarHardware implements AutoCloseable {
      * @param tail byte offset one past the last published descriptor
      */
     public void writeIqt(long tail) {
+        registerTiming.write();
         QueueMemory q = queue;
         if (q == null || (tail & (Descriptors.DESCR_SIZE - 1)) != 0 || tail < 0 || tail >= q.sizeBytes()) {
             fsts.getAndUpdate(v -> v | FSTS_IQE);
@@ -260,6 +263,7 @@ public final class DmarHardware implements AutoCloseable {
 
     /** @return IQH, the byte offset of the next descriptor the engine executes */
     public long readIqh() {
+        registerTiming.read();
         return iqh;
     }
 
@@ -270,6 +274,7 @@ public final class DmarHardware implements AutoCloseable {
 
     /** @return ICS */
     public int readIcs() {
+        registerTiming.read();
         return ics.get();
     }
 
@@ -279,6 +284,7 @@ public final class DmarHardware implements AutoCloseable {
      * @param value bits to clear
      */
     public void writeIcs(int value) {
+        registerTiming.write();
         ics.getAndUpdate(v -> v & ~(value & ICS_IWC));
     }
 
@@ -702,6 +708,21 @@ public final class DmarHardware implements AutoCloseable {
     /** @return the physical memory this unit reaches */
     public PhysicalMemory memory() {
         return memory;
+    }
+
+    /**
+     * Sets how long a CPU stalls on a register access (IQT and ICS writes, IQH and ICS
+     * reads). {@link RegisterTiming#NONE} until set.
+     *
+     * @param t the timing
+     */
+    public void setRegisterTiming(RegisterTiming t) {
+        this.registerTiming = Objects.requireNonNull(t, "registerTiming");
+    }
+
+    /** @return the register access timing */
+    public RegisterTiming registerTiming() {
+        return registerTiming;
     }
 
     /** @return the engine timing */

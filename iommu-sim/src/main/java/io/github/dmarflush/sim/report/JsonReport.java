@@ -64,6 +64,8 @@ public final class JsonReport {
                 .field("pageTableLevels", m.pageTableLevels()).field("superpages", m.superpages())
                 .field("iotlbEntries", m.iotlbEntries()).field("spinNanos", m.spinNanos())
                 .field("engine", m.timing().toString())
+                .field("mmioReadNanos", m.registers().readNanos())
+                .field("mmioWriteNanos", m.registers().writeNanos())
                 .endObject();
         j.name("config").beginObject()
                 .field("threads", r.config().threads()).field("seed", r.config().seed())

@@ -54,9 +54,9 @@ public final class RunReport {
         }
         sb.append(String.format(Locale.ROOT,
                 "machine: %d unit(s) x %d domain(s), %d device(s), %d-level tables%s, queue %d slots, "
-                        + "batch coalesce %d, IOTLB %d, engine %s%n",
+                        + "batch coalesce %d, IOTLB %d, engine %s, MMIO %s%n",
                 m.units(), m.domainsPerUnit(), m.devices(), m.pageTableLevels(), m.superpages() ? " + superpages" : "",
-                256 << m.qs(), m.batchCoalesce(), m.iotlbEntries(), m.timing()));
+                256 << m.qs(), m.batchCoalesce(), m.iotlbEntries(), m.timing(), m.registers()));
         sb.append(String.format(Locale.ROOT, "  throughput            %12.1f Mbit/s of simulated DMA%n", r.mbitPerSecond()));
         sb.append(String.format(Locale.ROOT, "  map+unmap             %12.0f %s/s%n", r.opsPerSecond(), r.opUnit()));
         sb.append(String.format(Locale.ROOT, "  dmarhw spin events    %12.0f events/s%n", r.spinEventsPerSecond("dmarhw")));

@@ -38,6 +38,8 @@ class IommuSimTest {
         "--strategy fastest|Invalid value for option '--strategy'",
         "--iotlb-entries 100|--iotlb-entries must be a power of two, got 100",
         "--qi-size 9|--qi-size must be 0..7, got 9",
+        "--mmio fast|'fast' is not a register timing (example: read=300,write=100; ns)",
+        "--mmio read=1,bus=2|is not a register timing",
         "--workload netperf|Invalid value for option '--workload'",
         "--workload replay|--workload replay needs --trace FILE",
         "--trace x.trace|--trace is for --workload replay",

@@ -115,7 +115,7 @@ class WorkloadsTest {
                 UnitHooks.LIBRARY.task());
         MachineConfig c = MachineConfig.defaults(FlushStrategy.FLUSHLIST).withHooks(broken);
         c = new MachineConfig(c.strategy(), c.mode(), c.qs(), c.iotlbEntries(), c.pageTableLevels(), c.superpages(),
-                new EngineTiming(50_000, 0, 0, 0, 0, 1), c.spinNanos(), c.batchCoalesce(), c.memoryBytes(), 1, 1, 1,
+                new EngineTiming(50_000, 0, 0, 0, 0, 1), c.registers(), c.spinNanos(), c.batchCoalesce(), c.memoryBytes(), 1, 1, 1,
                 broken);
         RunResult r;
         try (SimMachine m = new SimMachine(c)) {
