@@ -1,0 +1,56 @@
+package io.github.dmarflush.stress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import io.github.dmarflush.stress.support.WakeupScenario;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * Issue test 4 with the QI task draining the locked baseline list: a synchronous waiter against the
+ * hardware completing its wait descriptor and the QI task waking waiters (see
+ * {@link WakeupScenario}). Result: {@code (sleeps, sleeps ended by timeout)}.
+ *
+ * <p>The waiter's sleep timeout is 2 s (`-Ddmarflush.sleepTimeoutMs`); a sleep that ends
+ * by it is a lost wakeup. Catches M7 (the task wakes without the unit lock) where the
+ * window between the waiter's check and its sleep is hit; see the README for which
+ * variants this machine caught.
+ *
+ * <pre>
+ * $ java -jar stress-tests/target/jcstress.jar -m quick -t Wakeup_Locked
+ *
+ * (results: see the README's table for this run)
+ * </pre>
+ */
+@JCStressTest
+@Outcome(id = "0, 0", expect = ACCEPTABLE,
+        desc = "The status write came before the waiter's check: it never slept.")
+@Outcome(id = "1, 0", expect = ACCEPTABLE,
+        desc = "The waiter slept and the QI task's wakeup ended the sleep.")
+@Outcome(id = "[2-9], 0", expect = ACCEPTABLE,
+        desc = "A spurious wakeup, then a sleep that the QI task's wakeup ended.")
+@Outcome(id = "[0-9]+, [1-9][0-9]*", expect = FORBIDDEN,
+        desc = "Lost wakeup: a sleep ended only because its timeout ran out, although the"
+                + " descriptor was complete and the QI task ran.")
+@Outcome(expect = FORBIDDEN, desc = "Unexpected state.")
+@State
+public class Wakeup_Locked extends WakeupScenario {
+
+    public Wakeup_Locked() {
+        super(false);
+    }
+
+    @Actor
+    public void waiterActor(II_Result r) {
+        waiter(r);
+    }
+
+    @Actor
+    public void hardwareAndQiTask() {
+        hardwareAndTask();
+    }
+}
