@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The DMAR unit lock ({@code dmarhw}) with an instrumented condition: it counts the
@@ -13,12 +14,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * a test tells a waiter woken by the QI task from one released only by its one-tick
  * timeout, without touching the library. It is still a {@link ReentrantLock}, so the
  * library's "lock held" checks stay on.
+ *
+ * <p>Each timed-out wait is put in one of two counts by asking, at the moment the timeout
+ * returns, whether the waker has finished ({@link #wakerDoneWhen}): if it has, its wakeup
+ * came and went without ending this sleep, which is a lost wakeup; if it has not, the
+ * waker was simply slower than the timeout (a starved thread on a loaded machine).
  */
 public final class UnitLock extends ReentrantLock {
 
     private static final long serialVersionUID = 1L;
 
-    private final AtomicLong timedOutWaits = new AtomicLong();
+    private final AtomicLong timedOutAfterWaker = new AtomicLong();
+    private final AtomicLong timedOutBeforeWaker = new AtomicLong();
+    private volatile BooleanSupplier wakerDone = () -> false;
 
     @Override
     public Condition newCondition() {
@@ -26,14 +34,48 @@ public final class UnitLock extends ReentrantLock {
     }
 
     /**
-     * Timed waits on this lock's conditions that returned with no time left: the sleeper
-     * was not woken by a signal (a lost wakeup, when the waker should have come long
-     * before the timeout).
+     * Tells the lock how to know that the waker (the QI task pass) has finished.
+     *
+     * @param done true once the waker has returned from its wakeup
+     */
+    public void wakerDoneWhen(BooleanSupplier done) {
+        this.wakerDone = done;
+    }
+
+    /**
+     * Records a sleep that ended because its timeout ran out. Called by this lock's
+     * conditions, and by sleep primitives of the test variants that do not use them.
+     */
+    public void recordTimedOutWait() {
+        if (wakerDone.getAsBoolean()) {
+            timedOutAfterWaker.incrementAndGet();
+        } else {
+            timedOutBeforeWaker.incrementAndGet();
+        }
+    }
+
+    /**
+     * Timed waits that ran out after the waker had finished: its wakeup did not end them.
+     *
+     * @return the count of lost wakeups
+     */
+    public long timedOutAfterWaker() {
+        return timedOutAfterWaker.get();
+    }
+
+    /**
+     * Timed waits that ran out before the waker had finished: the waker was slower than
+     * the timeout.
      *
      * @return the count
      */
+    public long timedOutBeforeWaker() {
+        return timedOutBeforeWaker.get();
+    }
+
+    /** @return all timed waits that ran out */
     public long timedOutWaits() {
-        return timedOutWaits.get();
+        return timedOutAfterWaker.get() + timedOutBeforeWaker.get();
     }
 
     private final class CountingCondition implements Condition {
@@ -47,7 +89,7 @@ public final class UnitLock extends ReentrantLock {
         public long awaitNanos(long nanosTimeout) throws InterruptedException {
             long left = delegate.awaitNanos(nanosTimeout);
             if (left <= 0) {
-                timedOutWaits.incrementAndGet();
+                recordTimedOutWait();
             }
             return left;
         }
@@ -56,7 +98,7 @@ public final class UnitLock extends ReentrantLock {
         public boolean await(long time, TimeUnit unit) throws InterruptedException {
             boolean signalled = delegate.await(time, unit);
             if (!signalled) {
-                timedOutWaits.incrementAndGet();
+                recordTimedOutWait();
             }
             return signalled;
         }
@@ -65,7 +107,7 @@ public final class UnitLock extends ReentrantLock {
         public boolean awaitUntil(Date deadline) throws InterruptedException {
             boolean signalled = delegate.awaitUntil(deadline);
             if (!signalled) {
-                timedOutWaits.incrementAndGet();
+                recordTimedOutWait();
             }
             return signalled;
         }

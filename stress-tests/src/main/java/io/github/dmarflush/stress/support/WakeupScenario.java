@@ -2,7 +2,7 @@ package io.github.dmarflush.stress.support;
 
 import io.github.dmarflush.flushlist.Reclaimer;
 import io.github.dmarflush.flushlist.TlbFlushList;
-import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * Issue test 4, shared by the zombie-head and locked tests: the waiter/wakeup protocol.
@@ -16,10 +16,14 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *
  * <p>The sleep timeout ({@link Subjects#SLEEP_TIMEOUT_NANOS}, 2 s by default) is far
  * longer than the hardware actor ever takes, and the unit lock is a {@link UnitLock},
- * which counts the sleeps that ended because the timeout ran out. Such a sleep is a lost
- * wakeup: the waiter came back only because of its one-tick safety net.
+ * which counts the sleeps that ended because the timeout ran out, split by whether the QI
+ * task pass had already finished at that moment. If it had, its wakeup came and went and
+ * the waiter slept on: a lost wakeup, rescued only by the one-tick safety net. If it had
+ * not, the hardware actor was descheduled for longer than the timeout; the waiter still
+ * came back only through its timeout, which the issue counts as a failure too.
  *
- * <p>Result: {@code (sleeps, sleeps ended by timeout)}.
+ * <p>Result: {@code (sleeps, timeouts after the task pass = lost wakeups, timeouts before
+ * the task pass)}.
  */
 public abstract class WakeupScenario implements Reclaimer<StressEntry> {
 
@@ -27,6 +31,7 @@ public abstract class WakeupScenario implements Reclaimer<StressEntry> {
     private final FakeQiUnit unit = new FakeQiUnit();
     private final Sequencer sequencer = Subjects.sequencer(unitLock, unit, 0, 1);
     private final Runnable qiTask;
+    private volatile boolean taskPassDone;
 
     /**
      * @param zombieHead the task drains a zombie-head list if true, the locked baseline if false
@@ -36,14 +41,15 @@ public abstract class WakeupScenario implements Reclaimer<StressEntry> {
                 ? Subjects.zombieHeadList(new StressEntry(0), this)
                 : Subjects.lockedList(unitLock, this);
         qiTask = Subjects.qiTask(list, sequencer, unit);
+        unitLock.wakerDoneWhen(() -> taskPassDone);
     }
 
     /**
      * The waiter actor.
      *
-     * @param r {@code (sleeps, sleeps ended by timeout)}
+     * @param r {@code (sleeps, lost wakeups, timeouts before the task pass)}
      */
-    protected final void waiter(II_Result r) {
+    protected final void waiter(III_Result r) {
         unitLock.lock();
         try {
             sequencer.quiesce(false);
@@ -51,13 +57,15 @@ public abstract class WakeupScenario implements Reclaimer<StressEntry> {
             unitLock.unlock();
         }
         r.r1 = (int) sequencer.sleeps();
-        r.r2 = (int) sequencer.sleepsEndedByTimeout();
+        r.r2 = (int) unitLock.timedOutAfterWaker();
+        r.r3 = (int) unitLock.timedOutBeforeWaker();
     }
 
     /** The hardware-and-interrupt actor: complete the wait descriptor, run the QI task. */
     protected final void hardwareAndTask() {
         unit.processUntil(1);
         qiTask.run();
+        taskPassDone = true;
     }
 
     @Override

@@ -165,6 +165,9 @@ public final class VariantSequencer implements Sequencer {
                 }
                 if (!woken) {
                     sleepsEndedByTimeout++;
+                    if (sleepQueue != null) {
+                        unitLock.recordTimedOutWait(); // the unit lock's condition records its own
+                    }
                 }
             }
         } finally {
