@@ -103,7 +103,7 @@ public final class JcstressGate {
             System.out.println("jcstress: " + passed + " passed, 0 failed");
             System.exit(0);
         }
-        System.out.println("jcstress: " + passed + " passed, " + Math.max(failed, planned - passed) + " failed");
+        System.out.println("jcstress: " + passed + " passed, " + Math.max(1, Math.max(failed, planned - passed)) + " failed");
         for (String s : problems) {
             System.out.println("jcstress gate FAILED: " + s);
         }

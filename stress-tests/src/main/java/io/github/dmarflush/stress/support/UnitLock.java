@@ -78,8 +78,17 @@ public final class UnitLock extends ReentrantLock {
         return timedOutAfterWaker.get() + timedOutBeforeWaker.get();
     }
 
+    /**
+     * Counts a timed wait as "ended by its timeout" when the wait returned with no time left
+     * and no signal was sent on this condition while it waited. The second half matters: a
+     * waiter that is signalled but then gets the lock back only after its deadline (a
+     * starved thread) also sees no time left, yet it was woken. Signals are counted under
+     * the lock, and the waiter reads the count under the lock before and after its wait.
+     */
     private final class CountingCondition implements Condition {
         private final Condition delegate;
+        /** Signals sent on this condition. Guarded by the lock. */
+        private long signals;
 
         CountingCondition(Condition delegate) {
             this.delegate = delegate;
@@ -87,8 +96,9 @@ public final class UnitLock extends ReentrantLock {
 
         @Override
         public long awaitNanos(long nanosTimeout) throws InterruptedException {
+            long before = signals;
             long left = delegate.awaitNanos(nanosTimeout);
-            if (left <= 0) {
+            if (left <= 0 && signals == before) {
                 recordTimedOutWait();
             }
             return left;
@@ -96,20 +106,22 @@ public final class UnitLock extends ReentrantLock {
 
         @Override
         public boolean await(long time, TimeUnit unit) throws InterruptedException {
-            boolean signalled = delegate.await(time, unit);
-            if (!signalled) {
+            long before = signals;
+            boolean inTime = delegate.await(time, unit);
+            if (!inTime && signals == before) {
                 recordTimedOutWait();
             }
-            return signalled;
+            return inTime;
         }
 
         @Override
         public boolean awaitUntil(Date deadline) throws InterruptedException {
-            boolean signalled = delegate.awaitUntil(deadline);
-            if (!signalled) {
+            long before = signals;
+            boolean inTime = delegate.awaitUntil(deadline);
+            if (!inTime && signals == before) {
                 recordTimedOutWait();
             }
-            return signalled;
+            return inTime;
         }
 
         @Override
@@ -124,11 +136,13 @@ public final class UnitLock extends ReentrantLock {
 
         @Override
         public void signal() {
+            signals++;
             delegate.signal();
         }
 
         @Override
         public void signalAll() {
+            signals++;
             delegate.signalAll();
         }
     }
