@@ -1,6 +1,7 @@
 package io.github.dmarflush.stress;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.github.dmarflush.stress.support.WakeupScenario;
@@ -16,7 +17,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * {@link WakeupScenario}). Result: {@code (sleeps, sleeps that ran out their timeout after
  * the QI task pass had finished, sleeps that ran out their timeout before it finished)}.
  *
- * <p>The waiter's sleep timeout is 2 s (`-Ddmarflush.sleepTimeoutMs`); a sleep that ends
+ * <p>The waiter's sleep timeout is 5 s (`-Ddmarflush.sleepTimeoutMs`); a sleep that ends
  * by it is a lost wakeup. Catches M7 (the task wakes without the unit lock) where the
  * window between the waiter's check and its sleep is hit; see the README for which
  * variants this machine caught.
@@ -37,9 +38,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(id = "[0-9]+, [1-9][0-9]*, [0-9]+", expect = FORBIDDEN,
         desc = "Lost wakeup: a sleep ran out its timeout although the QI task pass that should"
                 + " have woken it had finished.")
-@Outcome(id = "[0-9]+, 0, [1-9][0-9]*", expect = FORBIDDEN,
-        desc = "The waiter came back only through its timeout: the hardware/task actor had not"
-                + " finished within it (starved for longer than the timeout; check the machine's load).")
+@Outcome(id = "[0-9]+, 0, [1-9][0-9]*", expect = ACCEPTABLE_INTERESTING,
+        desc = "Not a lost wakeup: a sleep ran out before the hardware/task actor had finished its"
+                + " pass (that thread was descheduled for longer than the timeout); its wakeup was still to come.")
 @Outcome(expect = FORBIDDEN, desc = "Unexpected state.")
 @State
 public class Wakeup_ZombieHead extends WakeupScenario {

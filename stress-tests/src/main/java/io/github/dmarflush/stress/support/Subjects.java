@@ -22,10 +22,11 @@ public final class Subjects {
      * How long a synchronous waiter sleeps before it re-checks on its own: the "tick" of
      * {@code iommu_qi_wait_for_seq}. A waiter released by it instead of by the QI task's
      * wakeup is a lost wakeup, so it is long: {@code -Ddmarflush.sleepTimeoutMs}, default
-     * 2000 ms. Runs of broken variants shorten it so that each lost wakeup costs less.
+     * 5000 ms (a 2 s timeout once ran out on this shared machine before the hardware
+     * actor, descheduled, had run). Runs of broken variants shorten it so that each lost wakeup costs less.
      */
     public static final long SLEEP_TIMEOUT_NANOS =
-            TimeUnit.MILLISECONDS.toNanos(Long.getLong("dmarflush.sleepTimeoutMs", 2000));
+            TimeUnit.MILLISECONDS.toNanos(Long.getLong("dmarflush.sleepTimeoutMs", 5000));
 
     private Subjects() {
     }
