@@ -41,7 +41,13 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * <pre>
  * $ java -jar stress-tests/target/jcstress.jar -m quick -t Wraparound
  *
- * (results: see the README's table for this run)
+ * Results across all 28 JVM configurations of this run (2-CPU machine shared with
+ * other builds):
+ *
+ *              RESULT     SAMPLES     FREQ      EXPECT  DESCRIPTION
+ *          0, 0, 1, 1     447,853    3.90%  Acceptable  e2 was first asked about after its status write; no early...
+ *          0, 1, 1, 1  11,025,933   96.10%  Acceptable  e2 was asked about while its status write was pending and...
+ * 1, [01], [01], [01]           0    0.00%   Forbidden  processed() said yes before the hardware's status write c...
  * </pre>
  */
 @JCStressTest
