@@ -20,7 +20,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.Control;
 
 /**
- * Workload 1, the realistic scenario (DESIGN.md section 7): two producers unmap under the
+ * Workload 1, the realistic scenario (docs/DESIGN.md section 7): two producers unmap under the
  * unit lock and one consumer (the QI task) frees IOVA space per entry.
  *
  * <p>Per entry, a producer

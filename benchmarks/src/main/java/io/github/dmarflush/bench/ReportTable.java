@@ -30,7 +30,7 @@ public final class ReportTable {
         THROUGHPUT_WORKLOADS.put("BareQueueBenchmark.oneProducer", "bare queue, 1 producer + 1 consumer");
         THROUGHPUT_WORKLOADS.put("BareQueueBenchmark.twoProducers", "bare queue, 2 producers + 1 consumer");
         THROUGHPUT_WORKLOADS.put("RealisticBenchmark.twoProducers",
-                "realistic (DESIGN.md section 7), 2 producers + 1 consumer");
+                "realistic (docs/DESIGN.md section 7), 2 producers + 1 consumer");
     }
 
     static final String ALLOCATION = "AllocationBenchmark.enqueueDrain";

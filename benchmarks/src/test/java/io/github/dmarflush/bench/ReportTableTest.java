@@ -104,8 +104,8 @@ class ReportTableTest {
                 withTokens(group(bench, "LOCKED_BASELINE", 3e6, 0.1e6, 0), "5/6/7/8")), Map.of());
         assertEquals(List.of(bench + " tokens=1/2/3/4", bench + " tokens=5/6/7/8"), t.throughputWorkloads());
         String md = t.markdown();
-        assertTrue(md.contains("2.00x (realistic (DESIGN.md section 7), 2 producers + 1 consumer, "
-                + "tokens=1/2/3/4, **met**); 1.00x (realistic (DESIGN.md section 7), 2 producers + 1 consumer, "
+        assertTrue(md.contains("2.00x (realistic (docs/DESIGN.md section 7), 2 producers + 1 consumer, "
+                + "tokens=1/2/3/4, **met**); 1.00x (realistic (docs/DESIGN.md section 7), 2 producers + 1 consumer, "
                 + "tokens=5/6/7/8, **not met**)"), md);
     }
 

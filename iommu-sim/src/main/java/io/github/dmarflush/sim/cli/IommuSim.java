@@ -269,7 +269,10 @@ public final class IommuSim implements Callable<Integer> {
                 err.flush();
                 return 2;
             } catch (IOException e) {
-                err.println("iommu-sim: cannot read trace " + trace + ": " + e);
+                String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                err.println("iommu-sim: cannot read trace " + trace + ": " + why);
                 err.flush();
                 return 2;
             }

@@ -119,7 +119,9 @@ public final class TraceFormat {
                 checkSpan(start, end, size, lineNo, fileName, line);
                 return new Event(lineNo, true, start, size, 0, unmapped);
             }
-            throw malformed(fileName, lineNo, "not an iommu:map or iommu:unmap event", line);
+            throw malformed(fileName, lineNo, t.contains("unmap: IOMMU:")
+                    ? "an iommu:unmap event needs iova=0x... - 0x... size=N unmapped_size=N"
+                    : "an iommu:map event needs iova=0x... - 0x... paddr=0x... size=N", line);
         }
         if (OTHER_EVENT.matcher(t).matches()) {
             return null;

@@ -83,8 +83,17 @@ class IommuSimTest {
         assertEquals(2, code);
         String e = err.toString();
         assertEquals(1, e.lines().count(), e);
-        assertTrue(e.startsWith("iommu-sim: " + t + ":2: malformed trace line"), e);
+        assertTrue(e.startsWith("iommu-sim: " + t + ":2: malformed trace line"
+                + " (an iommu:map event needs iova=0x... - 0x... paddr=0x... size=N)"), e);
         assertEquals("", out.toString());
+    }
+
+    @Test
+    void missingTraceFileIsOneLineAndExitCode2(@TempDir Path dir) {
+        Path t = dir.resolve("absent.trace");
+        int code = run("-w", "replay", "--trace", t.toString());
+        assertEquals(2, code);
+        assertEquals("iommu-sim: cannot read trace " + t + ": no such file", err.toString().strip());
     }
 
     @Test

@@ -1,0 +1,124 @@
+package io.github.dmarflush.flushlist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.dmarflush.flushlist.qi.InvalidationCompletionStatus;
+import io.github.dmarflush.flushlist.qi.InvalidationQueue;
+import io.github.dmarflush.flushlist.qi.QiSequencer;
+import io.github.dmarflush.flushlist.qi.QiTask;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's "Using the library" example, compiled and run, so the README cannot drift
+ * from the API. The parts between the {@code README:} markers are the README's text.
+ */
+class ReadmeExampleTest {
+
+    // README: begin entry
+    /** An unmapped IOVA range waiting for its IOTLB invalidation. */
+    static final class MapEntry extends FlushEntry {
+        long start;
+        long end;
+    }
+    // README: end entry
+
+    /** Stand-in for the hardware: records wait descriptors, completes them on request. */
+    static final class Hardware implements InvalidationQueue, InvalidationCompletionStatus {
+        final List<Integer> published = new ArrayList<>();
+        final List<Integer> written = new ArrayList<>();
+        QiSequencer sequencer;
+        boolean iwc;
+
+        @Override
+        public void ensure(int descriptors) {
+        }
+
+        @Override
+        public void emitWaitDescriptor(int seq, boolean interrupt, boolean statusWrite, boolean fence) {
+            written.add(seq);
+        }
+
+        @Override
+        public void advanceTail() {
+            published.addAll(written);
+            written.clear();
+        }
+
+        void completeAll() {
+            for (int seq : published) {
+                sequencer.statusWrite(seq);
+                iwc = true;
+            }
+            published.clear();
+        }
+
+        @Override
+        public boolean iwc() {
+            return iwc;
+        }
+
+        @Override
+        public void clearIwc() {
+            iwc = false;
+        }
+    }
+
+    @Test
+    void theReadmeExampleRuns() {
+        Hardware hw = new Hardware();
+        InvalidationQueue queue = hw;
+        InvalidationCompletionStatus ics = hw;
+        List<String> freedRanges = new ArrayList<>();
+        ArrayDeque<MapEntry> entryPool = new ArrayDeque<>();
+
+        // README: begin setup
+        ReentrantLock unitLock = new ReentrantLock(); // the DMAR unit lock
+        Reclaimer<MapEntry> reclaimer = new Reclaimer<>() {
+            @Override
+            public void releaseItem(MapEntry e) { // invalidation complete: the range may be reused
+                freedRanges.add(Long.toHexString(e.start) + "-" + Long.toHexString(e.end));
+            }
+
+            @Override
+            public void retireElement(MapEntry e) { // no longer the zombie head: recycle the struct
+                entryPool.push(e);
+            }
+        };
+        ZombieHeadFlushList<MapEntry> flushList = new ZombieHeadFlushList<>(new MapEntry(), reclaimer);
+        QiSequencer sequencer = QiSequencer.builder(unitLock, queue).build();
+        QiTask qiTask = new QiTask(flushList, sequencer, ics);
+        // README: end setup
+        hw.sequencer = sequencer;
+
+        for (long start = 0x1000; start < 0x4000; start += 0x1000) {
+            MapEntry e = entryPool.isEmpty() ? new MapEntry() : entryPool.pop();
+            e.start = start;
+            e.end = start + 0x1000;
+            // README: begin unload
+            unitLock.lock();
+            try {
+                // ... write the IOTLB invalidation descriptors for [e.start, e.end) ...
+                e.setWaitSeq(sequencer.emitWaitSeq(true)); // wait descriptor with IF and SW
+                flushList.enqueue(e);                      // linked before the tail passes it
+                queue.advanceTail();                       // now the hardware may run it
+            } finally {
+                unitLock.unlock();
+            }
+            // README: end unload
+        }
+        qiTask.run(); // nothing completed yet
+        assertEquals(List.of(), freedRanges);
+        hw.completeAll();
+        // README: begin task
+        qiTask.run(); // on the unit's task thread, after each completion interrupt
+        // README: end task
+        assertEquals(List.of("1000-2000", "2000-3000", "3000-4000"), freedRanges);
+        assertTrue(flushList.isEmpty());
+        assertEquals(3, entryPool.size(), "the dummy and the first two entries retired; the last is the zombie");
+    }
+}
