@@ -41,8 +41,8 @@ import picocli.CommandLine.Option;
  * {@code --strategy} other runs, {@code --json} and {@code --html} other reports.
  *
  * <p>Exit codes: 0 success; 1 a run failed its safety checks (a DMA fault, a lost entry,
- * leaked IOVA space); 2 a wrong option or value, or an unreadable or malformed trace (one
- * line on stderr).
+ * leaked IOVA space); 2 a wrong option or value, an unreadable or malformed trace, or a
+ * report, trace or standard output that cannot be written (one line on stderr).
  */
 @Command(name = "iommu-sim", mixinStandardHelpOptions = true, version = "iommu-sim 0.1.0",
         sortOptions = false,
@@ -228,6 +228,38 @@ public final class IommuSim implements Callable<Integer> {
         if (recordLimit < 1) {
             throw bad("--record-limit must be >= 1, got " + recordLimit);
         }
+        if (html != null) {
+            checkWritable("--html", html);
+        }
+        if (recordTrace != null) {
+            checkWritable("--record-trace", recordTrace);
+        }
+    }
+
+    /**
+     * Refuses an output file that cannot be created before the runs spend their time: a
+     * directory, or a file in a directory that does not exist or is not writable. (Running as
+     * root, or on a full disk, the write itself can still fail; that is reported too.)
+     */
+    private void checkWritable(String option, Path file) {
+        Path abs = file.toAbsolutePath();
+        Path dir = abs.getParent();
+        if (Files.isDirectory(abs)) {
+            throw bad(option + " " + file + ": is a directory");
+        }
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw bad(option + " " + file + ": no such directory " + dir);
+        }
+        if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(dir)) {
+            throw bad(option + " " + file + ": permission denied");
+        }
+    }
+
+    /** The reason of an I/O failure in a few words, without the exception's class name. */
+    private static String why(IOException e) {
+        return e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private EngineTiming timing() {
@@ -269,10 +301,7 @@ public final class IommuSim implements Callable<Integer> {
                 err.flush();
                 return 2;
             } catch (IOException e) {
-                String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-                err.println("iommu-sim: cannot read trace " + trace + ": " + why);
+                err.println("iommu-sim: cannot read trace " + trace + ": " + why(e));
                 err.flush();
                 return 2;
             }
@@ -287,7 +316,7 @@ public final class IommuSim implements Callable<Integer> {
                 recorder = new TraceRecorder(new PrintWriter(Files.newBufferedWriter(recordTrace,
                         StandardCharsets.UTF_8)), recordLimit);
             } catch (IOException e) {
-                err.println("iommu-sim: cannot write " + recordTrace + ": " + e);
+                err.println("iommu-sim: cannot write " + recordTrace + ": " + why(e));
                 err.flush();
                 return 2;
             }
@@ -318,6 +347,11 @@ public final class IommuSim implements Callable<Integer> {
                 }
                 if (recorder != null) {
                     recorder.close();
+                    if (recorder.failed()) {
+                        err.println("iommu-sim: cannot write " + recordTrace + ": write error (disk full?)");
+                        err.flush();
+                        return 2;
+                    }
                     err.println("iommu-sim: recorded " + recorder.written() + " map/unmap events to " + recordTrace);
                     recorder = null;
                 }
@@ -342,8 +376,22 @@ public final class IommuSim implements Callable<Integer> {
             out.println(RunReport.comparison(locked, flush));
         }
         out.flush();
+        if (out.checkError()) {
+            // PrintWriter does not throw: without this a full disk or a closed pipe under
+            // `iommu-sim --json > results.json` would end with exit code 0 and no report.
+            err.println("iommu-sim: cannot write the report to standard output");
+            err.flush();
+            return 2;
+        }
         if (html != null) {
-            Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()), StandardCharsets.UTF_8);
+            try {
+                Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()),
+                        StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println("iommu-sim: cannot write --html " + html + ": " + why(e));
+                err.flush();
+                return 2;
+            }
             err.println("iommu-sim: wrote " + html);
         }
         boolean clean = results.stream().allMatch(RunResult::clean);

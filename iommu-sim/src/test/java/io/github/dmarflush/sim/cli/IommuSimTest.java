@@ -97,6 +97,52 @@ class IommuSimTest {
     }
 
     @Test
+    void unwritableReportOrTracePathIsRefusedBeforeTheRun(@TempDir Path dir) {
+        Path missing = dir.resolve("no-such-dir").resolve("r.html");
+        assertEquals(2, run("--html", missing.toString()));
+        assertEquals("iommu-sim: --html " + missing + ": no such directory " + missing.getParent() + " (see --help)",
+                err.toString().strip());
+        assertEquals("", out.toString(), "refused before any run");
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--record-trace", dir.toString()));
+        assertEquals("iommu-sim: --record-trace " + dir + ": is a directory (see --help)", err.toString().strip());
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void reportThatCannotBeWrittenIsExitCode2NotSuccess() {
+        CommandLine cl = IommuSim.commandLine();
+        cl.setOut(new PrintWriter(new java.io.Writer() { // standard output on a full disk
+            @Override
+            public void write(char[] buf, int off, int len) throws java.io.IOException {
+                throw new java.io.IOException("No space left on device");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        }));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute("--strategy", "flushlist", "-d", "100ms", "--warmup", "0", "-t", "1", "--json");
+        assertEquals(2, code, err.toString());
+        assertEquals("iommu-sim: cannot write the report to standard output", err.toString().strip());
+    }
+
+    @Test
+    void traceRecordedToAFullDiskIsAnErrorNotACount() {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs Linux /dev/full");
+        int code = run("--strategy", "flushlist", "-d", "100ms", "--warmup", "0", "-t", "1",
+                "--record-trace", full.toString());
+        assertEquals(2, code, err.toString());
+        assertEquals("iommu-sim: cannot write /dev/full: write error (disk full?)", err.toString().strip());
+    }
+
+    @Test
     void jsonAndHtmlReportsOfAStrictAndAFlushListRun(@TempDir Path dir) throws Exception {
         Path html = dir.resolve("r.html");
         int code = run("-w", "tcp_stream", "--strategy", "all", "-d", "200ms", "--warmup", "0", "-t", "2", "--json",
