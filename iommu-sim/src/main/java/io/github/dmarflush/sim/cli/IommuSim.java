@@ -66,7 +66,7 @@ public final class IommuSim implements Callable<Integer> {
     int threads = 4;
 
     @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Measured window per run, e.g. 10s, 500ms (default: 10s).")
+            description = "Measured window per run, e.g. 10s, 500ms, at most 24h (default: 10s).")
     Duration duration = Duration.ofSeconds(10);
 
     @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
@@ -109,14 +109,14 @@ public final class IommuSim implements Callable<Integer> {
     @Option(names = "--qi-size", paramLabel = "QS", description = "Invalidation queue of 2^QS pages of 256 descriptors, 0..7 (default: ${DEFAULT-VALUE}).")
     int qs = 3;
 
-    @Option(names = "--descriptor-latency", paramLabel = "NS", description = "Hardware time per descriptor, every type, ns (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--descriptor-latency", paramLabel = "NS", description = "Hardware time per descriptor, every type, 0..1000000 ns (default: ${DEFAULT-VALUE}).")
     long descriptorLatency = 0;
 
     @Option(names = "--latency", paramLabel = "LIST", converter = LatencyConverter.class,
             description = "Hardware time per descriptor type, ns, e.g. iotlb=300,wait=100,ctx=0,iec=0 (overrides --descriptor-latency).")
     LatencyConverter.Latencies latency;
 
-    @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded, 0..1000000 ns (default: ${DEFAULT-VALUE}).")
     long jitter = 0;
 
     @Option(names = "--mmio", paramLabel = "LIST", converter = RegisterTimingConverter.class,
@@ -153,6 +153,11 @@ public final class IommuSim implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Longest --duration and --warmup. */
+    private static final Duration MAX_TIME = Duration.ofHours(24);
+    /** Longest hardware time per descriptor (--descriptor-latency, --latency, --jitter), ns. */
+    private static final long MAX_ENGINE_NANOS = 1_000_000;
+
     private CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
@@ -163,6 +168,14 @@ public final class IommuSim implements Callable<Integer> {
         }
         if (duration.isZero() || duration.isNegative()) {
             throw bad("--duration must be positive");
+        }
+        // A deadline of System.nanoTime() + ~292 years overflows: such a run measured 0 s and
+        // reported success. A day is far beyond any useful window.
+        if (duration.compareTo(MAX_TIME) > 0) {
+            throw bad("--duration must be at most 24h, got " + duration.toSeconds() + "s");
+        }
+        if (warmup.compareTo(MAX_TIME) > 0) {
+            throw bad("--warmup must be at most 24h, got " + warmup.toSeconds() + "s");
         }
         if (packetSize < 1 || packetSize > WorkloadConfig.MAX_PACKET) {
             throw bad("--packet-size must be 1..65536 bytes, got " + packetSize);
@@ -192,11 +205,15 @@ public final class IommuSim implements Callable<Integer> {
         if (qs < 0 || qs > 7) {
             throw bad("--qi-size must be 0..7, got " + qs);
         }
-        if (descriptorLatency < 0) {
-            throw bad("--descriptor-latency must be >= 0 ns, got " + descriptorLatency);
-        }
-        if (jitter < 0) {
-            throw bad("--jitter must be >= 0 ns, got " + jitter);
+        // The engine busy-waits for these: beyond a millisecond per descriptor the end-of-run
+        // quiesce of a full queue takes minutes, and Long.MAX_VALUE jitter killed the engine
+        // thread (SplittableRandom bound overflow) and hung the run.
+        checkEngineNanos("--descriptor-latency", descriptorLatency);
+        checkEngineNanos("--jitter", jitter);
+        if (latency != null) {
+            for (var e : latency.byType().entrySet()) {
+                checkEngineNanos("--latency " + e.getKey(), e.getValue());
+            }
         }
         if (spinNanos < 0) {
             throw bad("--spin must be >= 0 ns, got " + spinNanos);
@@ -233,6 +250,12 @@ public final class IommuSim implements Callable<Integer> {
         }
         if (recordTrace != null) {
             checkWritable("--record-trace", recordTrace);
+        }
+    }
+
+    private void checkEngineNanos(String what, long nanos) {
+        if (nanos < 0 || nanos > MAX_ENGINE_NANOS) {
+            throw bad(what + " must be 0.." + MAX_ENGINE_NANOS + " ns (1 ms), got " + nanos);
         }
     }
 

@@ -51,6 +51,14 @@ class IommuSimTest {
         "-w replay --trace t --record-trace r|--record-trace records a simulated workload, not a replay",
         "-t 256 -p 65536|needs more than the 256 MiB of simulated memory",
         "-w dd -t 64|--threads x --request-size needs more than the 256 MiB of simulated memory",
+        "--duration 99999999999999999999s|--duration must be at most 24h",
+        "--duration 25h|'25h' is not a duration",
+        "--warmup 1441m|--warmup must be at most 24h, got 86460s",
+        "--jitter 9223372036854775807|--jitter must be 0..1000000 ns (1 ms), got 9223372036854775807",
+        "--descriptor-latency 100000000000|--descriptor-latency must be 0..1000000 ns",
+        "--descriptor-latency -1|--descriptor-latency must be 0..1000000 ns (1 ms), got -1",
+        "--latency iotlb=1,wait=2000000|--latency wait must be 0..1000000 ns (1 ms), got 2000000",
+        "--segment-size 17179869184g|'17179869184g' is too large",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));
