@@ -97,6 +97,20 @@ class IommuSimTest {
     }
 
     @Test
+    void traceWithoutEventsOrNotTextIsOneLineAndExitCode2(@TempDir Path dir) throws Exception {
+        Path empty = dir.resolve("empty.trace");
+        Files.writeString(empty, "# tracer: nop\n#\n");
+        assertEquals(2, run("-w", "replay", "--trace", empty.toString()));
+        assertEquals("iommu-sim: " + empty + ": no iommu:map or iommu:unmap event in 2 lines", err.toString().strip());
+        assertEquals("", out.toString(), "nothing replayed, no report");
+        err.getBuffer().setLength(0);
+        Path binary = dir.resolve("binary.trace");
+        Files.write(binary, new byte[] {'#', '\n', (byte) 0xC3, (byte) 0x28, '\n'});
+        assertEquals(2, run("-w", "replay", "--trace", binary.toString()));
+        assertEquals("iommu-sim: " + binary + ": not UTF-8 text", err.toString().strip());
+    }
+
+    @Test
     void missingTraceFileIsOneLineAndExitCode2(@TempDir Path dir) {
         Path t = dir.resolve("absent.trace");
         int code = run("-w", "replay", "--trace", t.toString());
