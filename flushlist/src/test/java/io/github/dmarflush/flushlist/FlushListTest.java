@@ -268,9 +268,19 @@ class FlushListTest {
             e.setWaitSeq(id);
             list.enqueue(e);
         }
-        Thread consumer = new Thread(() -> assertEquals(2, list.drain(upTo(2))), "qi-task");
+        // The consumer's result is checked here: an assertion failing on another thread only
+        // prints a stack trace, it does not fail the test.
+        AtomicReference<Object> consumerResult = new AtomicReference<>();
+        Thread consumer = new Thread(() -> {
+            try {
+                consumerResult.set(list.drain(upTo(2)));
+            } catch (Throwable thrown) {
+                consumerResult.set(thrown);
+            }
+        }, "qi-task");
         consumer.start();
         consumer.join();
+        assertEquals(2, consumerResult.get(), "the first drainer releases both entries");
         Throwable t = fromOther.get();
         assertNotNull(t, "the second drainer must be rejected");
         assertEquals(ConcurrentDrainException.class, t.getClass());
@@ -281,9 +291,17 @@ class FlushListTest {
         TestEntry c = new TestEntry(3);
         c.setWaitSeq(3);
         list.enqueue(c);
-        Thread later = new Thread(() -> list.drain(upTo(3)));
+        AtomicReference<Object> laterResult = new AtomicReference<>();
+        Thread later = new Thread(() -> {
+            try {
+                laterResult.set(list.drain(upTo(3)));
+            } catch (Throwable thrown) {
+                laterResult.set(thrown);
+            }
+        });
         later.start();
         later.join();
+        assertEquals(1, laterResult.get());
         assertEquals(List.of(1, 2, 3), rec.releasedIds);
         assertEquals(List.of(), rec.violations);
     }
