@@ -178,7 +178,8 @@ public final class QiSequencer implements SeqProcessed {
      * @param gseq the packed (gen, seq) to wait for
      * @param nowait spin instead of sleeping
      * @throws IllegalStateException if no waiter is registered
-     * @throws IllegalMonitorStateException if the unit lock is not held by the caller
+     * @throws IllegalMonitorStateException if the unit lock is a {@link ReentrantLock} not
+     *     held by the caller
      */
     public void waitForSeq(long gseq, boolean nowait) {
         assertLocked("waitForSeq");
@@ -222,6 +223,8 @@ public final class QiSequencer implements SeqProcessed {
      *
      * @param nowait spin instead of sleeping
      * @return the packed (gen, seq) that was waited for
+     * @throws IllegalMonitorStateException if the unit lock is a {@link ReentrantLock} not
+     *     held by the caller
      */
     public long quiesce(boolean nowait) {
         long gseq = emitWaitSeq(true);
@@ -233,9 +236,11 @@ public final class QiSequencer implements SeqProcessed {
 
     /**
      * If a synchronous waiter is registered, takes the unit lock and wakes all waiters. The
-     * QI task's last step. Taking the lock guarantees that a waiter that saw "not processed"
-     * is already asleep on the condition, so the signal is not lost. Call it without the
-     * unit lock.
+     * QI task's last step, as the {@code wakeup(&inv_seq_waiters)} under the unit lock at
+     * the end of {@code dmar_qi_task}. Taking the lock guarantees that a waiter that saw "not
+     * processed" is already asleep on the condition, so the signal is not lost. Call it
+     * without the unit lock (with a {@link ReentrantLock} held by the caller it still works,
+     * re-entering the lock).
      */
     public void wakeupWaiters() {
         if (waiters > 0) {
@@ -330,12 +335,14 @@ public final class QiSequencer implements SeqProcessed {
          * The longest a waiter sleeps before it re-checks on its own. 0 means no timeout:
          * only a wakeup ends a sleep, which makes a lost wakeup a hang (for model checking).
          *
-         * @param timeout the timeout, 0 or more
+         * @param timeout the timeout, 0 or more; saturates at {@code Long.MAX_VALUE} ns
          * @param unit its unit
          * @return this builder
          * @throws IllegalArgumentException if {@code timeout} is negative
+         * @throws NullPointerException if {@code unit} is null
          */
         public Builder sleepTimeout(long timeout, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
             if (timeout < 0) {
                 throw new IllegalArgumentException("sleep timeout must be 0 (none) or positive, got " + timeout);
             }

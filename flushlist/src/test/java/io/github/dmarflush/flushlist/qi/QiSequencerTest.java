@@ -169,6 +169,10 @@ class QiSequencerTest {
                 () -> QiSequencer.builder(unitLock, hw).sleepTimeout(-1, TimeUnit.SECONDS));
         assertThrows(IllegalArgumentException.class, () -> QiSequencer.builder(unitLock, hw).startAt(0, 0));
         assertThrows(NullPointerException.class, () -> QiSequencer.builder(null, hw));
+        assertEquals("queue", assertThrows(NullPointerException.class,
+                () -> QiSequencer.builder(unitLock, null)).getMessage());
+        assertEquals("unit", assertThrows(NullPointerException.class,
+                () -> QiSequencer.builder(unitLock, hw).sleepTimeout(1, null)).getMessage());
     }
 
     @Test
