@@ -333,6 +333,46 @@ class FlushListTest {
         assertTrue(inner.get().getMessage().contains("re-entered"), inner.get().getMessage());
     }
 
+    @ParameterizedTest
+    @EnumSource(ListKind.class)
+    void aThrowingCallbackStopsTheDrainAndLeavesTheListUsable(ListKind kind) {
+        var f = kind.fixture(); // its lock and its recording reclaimer, behind a throwing one
+        RuntimeException boom = new RuntimeException("reclaimer failed");
+        var throwing = new Reclaimer<TestEntry>() {
+            @Override
+            public void releaseItem(TestEntry entry) {
+                f.reclaimer.releaseItem(entry);
+                if (entry.id == 1) {
+                    throw boom;
+                }
+            }
+
+            @Override
+            public void retireElement(TestEntry element) {
+                f.reclaimer.retireElement(element);
+            }
+        };
+        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
+                ? new ZombieHeadFlushList<>(new TestEntry(-1), throwing)
+                : new LockedFlushList<>(f.unitLock, throwing);
+        for (int id = 1; id <= 3; id++) {
+            TestEntry e = new TestEntry(id);
+            e.setWaitSeq(id);
+            f.unitLock.lock();
+            try {
+                list.enqueue(e);
+            } finally {
+                f.unitLock.unlock();
+            }
+        }
+        assertSame(boom, assertThrows(RuntimeException.class, () -> list.drain(upTo(3))));
+        assertEquals(List.of(1), f.reclaimer.releasedIds, "the drain stopped at the throwing callback");
+        assertEquals(2, list.drain(upTo(3)), "the next drain goes on behind the entry");
+        assertEquals(List.of(1, 2, 3), f.reclaimer.releasedIds);
+        assertTrue(list.isEmpty());
+        assertEquals(List.of(), f.reclaimer.violations);
+    }
+
     @Test
     void lockedListChecksTheUnitLock() {
         var f = ListKind.LOCKED.fixture();

@@ -46,7 +46,12 @@ public final class QiTask implements Runnable {
         this.ics = Objects.requireNonNull(ics, "ics");
     }
 
-    /** One pass of the task, as described in the class documentation. */
+    /**
+     * One pass of the task, as described in the class documentation.
+     *
+     * @throws io.github.dmarflush.flushlist.ConcurrentDrainException if another thread is
+     *     running a pass on the same {@link io.github.dmarflush.flushlist.ZombieHeadFlushList}
+     */
     @Override
     public void run() {
         long first = flushList.drain(sequencer);
