@@ -175,9 +175,12 @@ public final class QiSequencer implements SeqProcessed {
      * Thread interrupts do not end the wait (as {@code msleep} without {@code PCATCH}); the
      * interrupt status is restored on return.
      *
-     * @param gseq the packed (gen, seq) to wait for
+     * @param gseq the packed (gen, seq) to wait for, as returned by {@link #emitWaitSeq}
      * @param nowait spin instead of sleeping
      * @throws IllegalStateException if no waiter is registered
+     * @throws IllegalArgumentException if {@code gseq} is at or past the next (gen, seq) to
+     *     hand out: no status write can ever cover it, so the wait would never end (the
+     *     registration is undone)
      * @throws IllegalMonitorStateException if the unit lock is a {@link ReentrantLock} not
      *     held by the caller
      */
@@ -187,6 +190,13 @@ public final class QiSequencer implements SeqProcessed {
             throw new IllegalStateException("waitForSeq " + GenSeq.toString(gseq)
                     + " without registerWaiter(): register before advancing the queue tail,"
                     + " or the QI task can miss this waiter");
+        }
+        int genCmp = Integer.compareUnsigned(GenSeq.gen(gseq), gen);
+        if (genCmp > 0 || (genCmp == 0 && Integer.compareUnsigned(GenSeq.seq(gseq), nextSeq) >= 0)) {
+            waiters = waiters - 1;
+            throw new IllegalArgumentException("waitForSeq " + GenSeq.toString(gseq)
+                    + " was never handed out by emitWaitSeq (the next is "
+                    + GenSeq.toString(GenSeq.of(gen, nextSeq)) + "); it would wait forever");
         }
         boolean interrupted = false;
         try {

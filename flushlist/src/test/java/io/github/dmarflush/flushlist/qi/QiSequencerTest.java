@@ -164,6 +164,36 @@ class QiSequencerTest {
     }
 
     @Test
+    void waitForASequenceNeverHandedOutIsRejectedNotAHang() {
+        QiSequencer s = sequencer(QiSequencer.builder(unitLock, hw).startAt(4, 7));
+        hw.autoComplete = true;
+        // Preemptive: without the check this wait spins forever with the lock held.
+        var e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            unitLock.lock();
+            try {
+                long issued = s.emitWaitSeq(true); // (4, 7); the next is (4, 8)
+                s.registerWaiter();
+                hw.advanceTail();
+                IllegalArgumentException future = assertThrows(IllegalArgumentException.class,
+                        () -> s.waitForSeq(GenSeq.of(4, 8), true));
+                assertEquals(0, s.waiters(), "the registration is undone");
+                s.registerWaiter();
+                assertThrows(IllegalArgumentException.class, () -> s.waitForSeq(GenSeq.of(5, 1), true));
+                s.registerWaiter();
+                s.waitForSeq(issued, true); // issued and processed: returns
+                s.registerWaiter();
+                s.waitForSeq(GenSeq.of(3, 0xFFFF_FFFF), true); // an older generation: returns
+                assertEquals(0, s.waiters());
+                return future;
+            } finally {
+                unitLock.unlock();
+            }
+        });
+        assertEquals("waitForSeq (gen 4, seq 0x00000008) was never handed out by emitWaitSeq"
+                + " (the next is (gen 4, seq 0x00000008)); it would wait forever", e.getMessage());
+    }
+
+    @Test
     void builderRejectsBadArguments() {
         assertThrows(IllegalArgumentException.class,
                 () -> QiSequencer.builder(unitLock, hw).sleepTimeout(-1, TimeUnit.SECONDS));
