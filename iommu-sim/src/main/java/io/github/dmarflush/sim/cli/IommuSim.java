@@ -245,6 +245,19 @@ public final class IommuSim implements Callable<Integer> {
         if (recordLimit < 1) {
             throw bad("--record-limit must be >= 1, got " + recordLimit);
         }
+        // Options that only one workload reads: given to another, they were silently ignored.
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (recordTrace == null && given.hasMatchedOption("--record-limit")) {
+            throw bad("--record-limit is for --record-trace");
+        }
+        for (String ddOnly : new String[] {"--request-size", "--segment-size"}) {
+            if (workload != WorkloadChoice.dd && given.hasMatchedOption(ddOnly)) {
+                throw bad(ddOnly + " is for --workload dd");
+            }
+        }
+        if (workload != WorkloadChoice.tcp_stream && given.hasMatchedOption("--tx-batch")) {
+            throw bad("--tx-batch is for --workload tcp_stream");
+        }
         if (html != null) {
             checkWritable("--html", html);
         }

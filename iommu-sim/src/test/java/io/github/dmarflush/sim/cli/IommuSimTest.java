@@ -58,7 +58,11 @@ class IommuSimTest {
         "--descriptor-latency 100000000000|--descriptor-latency must be 0..1000000 ns",
         "--descriptor-latency -1|--descriptor-latency must be 0..1000000 ns (1 ms), got -1",
         "--latency iotlb=1,wait=2000000|--latency wait must be 0..1000000 ns (1 ms), got 2000000",
-        "--segment-size 17179869184g|'17179869184g' is too large",
+        "-w dd --segment-size 17179869184g|'17179869184g' is too large",
+        "--record-limit 10|--record-limit is for --record-trace",
+        "--segment-size 2m|--segment-size is for --workload dd",
+        "-w tcp_stream --request-size 4k|--request-size is for --workload dd",
+        "-w dd --tx-batch 4|--tx-batch is for --workload tcp_stream",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));
