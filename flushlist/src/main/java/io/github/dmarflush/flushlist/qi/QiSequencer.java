@@ -48,8 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  *
  * <h2>Thread-safety</h2>
- * {@link #emitWaitSeq}, {@link #registerWaiter} and {@link #waitForSeq} require the unit
- * lock held by the caller (checked when it is a {@link ReentrantLock}). {@link #processed}
+ * {@link #emitWaitSeq}, {@link #registerWaiter}, {@link #waitForSeq} and {@link #quiesce}
+ * require the unit lock held by the caller (checked when it is a {@link ReentrantLock}). {@link #processed}
  * needs no lock. {@link #statusWrite} is the hardware's store. {@link #wakeupWaiters} takes
  * the lock itself.
  */
