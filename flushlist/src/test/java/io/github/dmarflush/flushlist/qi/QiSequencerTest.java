@@ -109,6 +109,42 @@ class QiSequencerTest {
     }
 
     @Test
+    void wrapStartsTheNextGenerationOnlyAfterTheHardwareProcessedTheLastSequence() throws Exception {
+        // The test above completes descriptors inside advanceTail, so a wrap that did not
+        // wait at all passed it too. Here the hardware is slow: it completes the wrap's
+        // descriptor 100 ms later, on its own thread, and notes the generation it sees just
+        // before its status write. A wrap that waits is still in generation 7 then.
+        int[] genBeforeStatusWrite = {-1};
+        Thread[] engine = new Thread[1];
+        FakeQiHardware slow = new FakeQiHardware() {
+            @Override
+            public void advanceTail() {
+                super.advanceTail();
+                if (engine[0] == null) {
+                    engine[0] = new Thread(() -> {
+                        try {
+                            Thread.sleep(100);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        genBeforeStatusWrite[0] = sequencer.gen();
+                        completeAll();
+                    }, "qi-engine");
+                    engine[0].start();
+                }
+            }
+        };
+        QiSequencer s = QiSequencer.builder(unitLock, slow).startAt(7, 0xFFFF_FFFF).build();
+        slow.sequencer = s;
+        long first = emit(s, false); // wraps inside this call; writes no descriptor of its own
+        engine[0].join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(GenSeq.of(8, 1), first);
+        assertEquals(7, genBeforeStatusWrite[0],
+                "generation 8 started before the hardware processed (7, 0xFFFFFFFF)");
+        assertEquals(List.of(new FakeQiHardware.WaitDescriptor(0xFFFF_FFFF, false, true)), slow.ring);
+    }
+
+    @Test
     void entriesAfterTheWrapAreNotProcessedBeforeTheirStatusWrite() {
         // FreeBSD leaves seqHw at 0xFFFFFFFF after the wrap, so (gen+1, s) reads processed
         // for every s until the first status write of the new generation; the entries
