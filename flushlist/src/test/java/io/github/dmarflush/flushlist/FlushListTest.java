@@ -335,6 +335,45 @@ class FlushListTest {
 
     @ParameterizedTest
     @EnumSource(ListKind.class)
+    void reclaimCallbacksRunWithoutTheUnitLock(ListKind kind) {
+        // Reclaimer's contract, and the locked baseline's whole cost model: it drops the unit
+        // lock around each entry's callbacks (as dmar_qi_task did around the free).
+        var f = kind.fixture();
+        List<String> heldIn = new ArrayList<>();
+        var checking = new Reclaimer<TestEntry>() {
+            @Override
+            public void releaseItem(TestEntry entry) {
+                if (f.unitLock.isHeldByCurrentThread()) {
+                    heldIn.add("releaseItem(" + entry + ")");
+                }
+            }
+
+            @Override
+            public void retireElement(TestEntry element) {
+                if (f.unitLock.isHeldByCurrentThread()) {
+                    heldIn.add("retireElement(" + element + ")");
+                }
+            }
+        };
+        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
+                ? new ZombieHeadFlushList<>(new TestEntry(-1), checking)
+                : new LockedFlushList<>(f.unitLock, checking);
+        for (int id = 1; id <= 3; id++) {
+            TestEntry e = new TestEntry(id);
+            e.setWaitSeq(id);
+            f.unitLock.lock();
+            try {
+                list.enqueue(e);
+            } finally {
+                f.unitLock.unlock();
+            }
+        }
+        assertEquals(3, list.drain(upTo(3)));
+        assertEquals(List.of(), heldIn, "callbacks called with the unit lock held");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ListKind.class)
     void aThrowingCallbackStopsTheDrainAndLeavesTheListUsable(ListKind kind) {
         var f = kind.fixture(); // its lock and its recording reclaimer, behind a throwing one
         RuntimeException boom = new RuntimeException("reclaimer failed");
