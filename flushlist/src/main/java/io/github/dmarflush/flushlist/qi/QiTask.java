@@ -17,7 +17,7 @@ import java.util.Objects;
  * </ol>
  * With a {@link io.github.dmarflush.flushlist.ZombieHeadFlushList} the task takes the unit
  * lock only for step 3; with the {@link io.github.dmarflush.flushlist.LockedFlushList}
- * baseline each drain takes it once per entry.
+ * baseline each drain takes it once, and again after each entry it releases.
  *
  * <h2>Thread-safety</h2>
  * Run by one thread at a time (the unit's task queue thread). The counters may be read
