@@ -245,8 +245,10 @@ public final class ZombieHeadFlushList<E extends FlushEntry> extends ZhlPad2<E>
     }
 
     static String describe(int linkState) {
-        return linkState == FlushEntry.ZOMBIE
-                ? "the zombie head of a flush list"
-                : "linked on a flush list, waiting for its invalidation";
+        return switch (linkState) {
+            case FlushEntry.ZOMBIE -> "the zombie head of a flush list";
+            case FlushEntry.RELEASING -> "being released by a drain, not yet retired";
+            default -> "linked on a flush list, waiting for its invalidation";
+        };
     }
 }

@@ -412,6 +412,60 @@ class FlushListTest {
         assertEquals(List.of(), f.reclaimer.violations);
     }
 
+    @ParameterizedTest
+    @EnumSource(ListKind.class)
+    void anEntryReEnqueuedFromReleaseItemIsRejected(ListKind kind) {
+        // releaseItem says: do not recycle the entry here, it is still the zombie (zombie-head
+        // list) or about to be retired (locked list). Re-enqueueing it must be refused.
+        var f = kind.fixture();
+        List<Throwable> thrown = new ArrayList<>();
+        var recycling = new Reclaimer<TestEntry>() {
+            @Override
+            public void releaseItem(TestEntry entry) {
+                f.reclaimer.releaseItem(entry);
+                f.unitLock.lock();
+                try {
+                    f.list.enqueue(entry);
+                } catch (EntryStillLinkedException e) {
+                    thrown.add(e);
+                } finally {
+                    f.unitLock.unlock();
+                }
+            }
+
+            @Override
+            public void retireElement(TestEntry element) {
+                f.reclaimer.retireElement(element);
+            }
+        };
+        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
+                ? new ZombieHeadFlushList<>(new TestEntry(-1), recycling)
+                : new LockedFlushList<>(f.unitLock, recycling);
+        TestEntry a = new TestEntry(1);
+        a.setWaitSeq(1);
+        f.unitLock.lock();
+        try {
+            list.enqueue(a);
+        } finally {
+            f.unitLock.unlock();
+        }
+        // f.list is another list with the same lock: the entry must not go onto it either.
+        assertEquals(1, list.drain(upTo(1)));
+        assertEquals(1, thrown.size(), "re-enqueue from releaseItem was accepted");
+        String why = kind == ListKind.ZOMBIE_HEAD ? "the zombie head" : "being released by a drain";
+        assertTrue(thrown.get(0).getMessage().contains(why), thrown.get(0).getMessage());
+        assertTrue(f.list.isEmpty());
+        // Once retired it may be enqueued again.
+        f.unitLock.lock();
+        try {
+            if (kind == ListKind.LOCKED) {
+                list.enqueue(a);
+            }
+        } finally {
+            f.unitLock.unlock();
+        }
+    }
+
     @Test
     void lockedListChecksTheUnitLock() {
         var f = ListKind.LOCKED.fixture();
