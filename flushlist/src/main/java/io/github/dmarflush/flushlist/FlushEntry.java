@@ -20,8 +20,9 @@ import java.lang.invoke.VarHandle;
  * {@link Reclaimer#retireElement} it belongs to whoever the reclaimer gives it to.
  *
  * <h2>Link state</h2>
- * Each entry records whether it is free, linked (waiting on a list) or the zombie head
- * of a list, so that enqueueing an entry that is still on a list fails with
+ * Each entry records whether it is free, linked (waiting on a list), the zombie head of a
+ * list, or being handed to {@link Reclaimer#releaseItem} by a {@link LockedFlushList}
+ * drain, so that enqueueing an entry that is not yet retired fails with
  * {@link EntryStillLinkedException} instead of corrupting both.
  */
 public class FlushEntry {
