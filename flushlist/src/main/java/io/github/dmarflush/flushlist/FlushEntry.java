@@ -20,8 +20,9 @@ import java.lang.invoke.VarHandle;
  * {@link Reclaimer#retireElement} it belongs to whoever the reclaimer gives it to.
  *
  * <h2>Link state</h2>
- * Each entry records whether it is free, linked (waiting on a list) or the zombie head
- * of a list, so that enqueueing an entry that is still on a list fails with
+ * Each entry records whether it is free, linked (waiting on a list), the zombie head of a
+ * list, or being handed to {@link Reclaimer#releaseItem} by a {@link LockedFlushList}
+ * drain, so that enqueueing an entry that is not yet retired fails with
  * {@link EntryStillLinkedException} instead of corrupting both.
  */
 public class FlushEntry {
@@ -32,6 +33,12 @@ public class FlushEntry {
     static final int LINKED = 1;
     /** The entry has been dequeued and is the zombie head of its list. */
     static final int ZOMBIE = 2;
+    /**
+     * The entry has been dequeued by {@link LockedFlushList#drain}, which is handing it to
+     * {@link Reclaimer#releaseItem}; it becomes free just before
+     * {@link Reclaimer#retireElement}.
+     */
+    static final int RELEASING = 3;
 
     /**
      * The link to the next entry. Producers write it with a release store
@@ -48,7 +55,7 @@ public class FlushEntry {
      */
     private long waitSeq;
 
-    /** One of {@link #FREE}, {@link #LINKED}, {@link #ZOMBIE}. Plain; see the class doc. */
+    /** One of {@link #FREE}, {@link #LINKED}, {@link #ZOMBIE}, {@link #RELEASING}. Plain; see the class doc. */
     int linkState;
 
     private static final VarHandle NEXT;
@@ -85,11 +92,12 @@ public class FlushEntry {
     }
 
     /**
-     * Whether this entry is on a list, either waiting or as the zombie head. Meant for
+     * Whether this entry is on a list, either waiting or as the zombie head, or is being
+     * handed to {@link Reclaimer#releaseItem} by a {@link LockedFlushList} drain. Meant for
      * assertions and diagnostics; the answer is exact only for the thread that owns the
      * entry or when the list is quiescent.
      *
-     * @return true if the entry is linked or is a zombie head
+     * @return true if the entry is linked, a zombie head, or not yet retired
      */
     public final boolean isOnList() {
         return linkState != FREE;

@@ -113,10 +113,16 @@ public final class LockedFlushList<E extends FlushEntry> implements TlbFlushList
                     last = null;
                 }
                 entry.spNext(null);
-                entry.linkState = FlushEntry.FREE;
+                // Not free until retired: an enqueue from releaseItem is refused, as on the
+                // zombie-head list, where the entry is the zombie during releaseItem.
+                entry.linkState = FlushEntry.RELEASING;
                 unitLock.unlock();
                 try {
-                    reclaimer.releaseItem(entry);
+                    try {
+                        reclaimer.releaseItem(entry);
+                    } finally {
+                        entry.linkState = FlushEntry.FREE;
+                    }
                     reclaimer.retireElement(entry);
                     released++;
                 } finally {

@@ -40,6 +40,13 @@ public interface TlbFlushList<E extends FlushEntry> {
      * hands each to the {@link Reclaimer}. Stops at the first entry that is not processed
      * or at the end of the list. As FreeBSD's {@code iommu_qi_drain_tlb_flush}.
      *
+     * <p>If a {@link Reclaimer} callback throws, the drain stops and the exception
+     * propagates. The list stays consistent and usable, but the entries dequeued so far stay
+     * dequeued and are not offered again: a callback still due when the other one threw is
+     * never made ({@link ZombieHeadFlushList}: the new zombie's {@code releaseItem} after the
+     * old zombie's {@code retireElement} threw; {@link LockedFlushList}: {@code retireElement}
+     * after {@code releaseItem} threw).
+     *
      * @param processed the stop condition, asked once per entry examined
      * @return the number of entries released by this call
      * @throws NullPointerException if {@code processed} is null

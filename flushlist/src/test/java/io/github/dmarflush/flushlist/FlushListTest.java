@@ -268,9 +268,19 @@ class FlushListTest {
             e.setWaitSeq(id);
             list.enqueue(e);
         }
-        Thread consumer = new Thread(() -> assertEquals(2, list.drain(upTo(2))), "qi-task");
+        // The consumer's result is checked here: an assertion failing on another thread only
+        // prints a stack trace, it does not fail the test.
+        AtomicReference<Object> consumerResult = new AtomicReference<>();
+        Thread consumer = new Thread(() -> {
+            try {
+                consumerResult.set(list.drain(upTo(2)));
+            } catch (Throwable thrown) {
+                consumerResult.set(thrown);
+            }
+        }, "qi-task");
         consumer.start();
         consumer.join();
+        assertEquals(2, consumerResult.get(), "the first drainer releases both entries");
         Throwable t = fromOther.get();
         assertNotNull(t, "the second drainer must be rejected");
         assertEquals(ConcurrentDrainException.class, t.getClass());
@@ -281,9 +291,17 @@ class FlushListTest {
         TestEntry c = new TestEntry(3);
         c.setWaitSeq(3);
         list.enqueue(c);
-        Thread later = new Thread(() -> list.drain(upTo(3)));
+        AtomicReference<Object> laterResult = new AtomicReference<>();
+        Thread later = new Thread(() -> {
+            try {
+                laterResult.set(list.drain(upTo(3)));
+            } catch (Throwable thrown) {
+                laterResult.set(thrown);
+            }
+        });
         later.start();
         later.join();
+        assertEquals(1, laterResult.get());
         assertEquals(List.of(1, 2, 3), rec.releasedIds);
         assertEquals(List.of(), rec.violations);
     }
@@ -313,6 +331,139 @@ class FlushListTest {
         assertEquals(1, list.drain(upTo(1)));
         assertEquals(ConcurrentDrainException.class, inner.get().getClass());
         assertTrue(inner.get().getMessage().contains("re-entered"), inner.get().getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ListKind.class)
+    void reclaimCallbacksRunWithoutTheUnitLock(ListKind kind) {
+        // Reclaimer's contract, and the locked baseline's whole cost model: it drops the unit
+        // lock around each entry's callbacks (as dmar_qi_task did around the free).
+        var f = kind.fixture();
+        List<String> heldIn = new ArrayList<>();
+        var checking = new Reclaimer<TestEntry>() {
+            @Override
+            public void releaseItem(TestEntry entry) {
+                if (f.unitLock.isHeldByCurrentThread()) {
+                    heldIn.add("releaseItem(" + entry + ")");
+                }
+            }
+
+            @Override
+            public void retireElement(TestEntry element) {
+                if (f.unitLock.isHeldByCurrentThread()) {
+                    heldIn.add("retireElement(" + element + ")");
+                }
+            }
+        };
+        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
+                ? new ZombieHeadFlushList<>(new TestEntry(-1), checking)
+                : new LockedFlushList<>(f.unitLock, checking);
+        for (int id = 1; id <= 3; id++) {
+            TestEntry e = new TestEntry(id);
+            e.setWaitSeq(id);
+            f.unitLock.lock();
+            try {
+                list.enqueue(e);
+            } finally {
+                f.unitLock.unlock();
+            }
+        }
+        assertEquals(3, list.drain(upTo(3)));
+        assertEquals(List.of(), heldIn, "callbacks called with the unit lock held");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ListKind.class)
+    void aThrowingCallbackStopsTheDrainAndLeavesTheListUsable(ListKind kind) {
+        var f = kind.fixture(); // its lock and its recording reclaimer, behind a throwing one
+        RuntimeException boom = new RuntimeException("reclaimer failed");
+        var throwing = new Reclaimer<TestEntry>() {
+            @Override
+            public void releaseItem(TestEntry entry) {
+                f.reclaimer.releaseItem(entry);
+                if (entry.id == 1) {
+                    throw boom;
+                }
+            }
+
+            @Override
+            public void retireElement(TestEntry element) {
+                f.reclaimer.retireElement(element);
+            }
+        };
+        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
+                ? new ZombieHeadFlushList<>(new TestEntry(-1), throwing)
+                : new LockedFlushList<>(f.unitLock, throwing);
+        for (int id = 1; id <= 3; id++) {
+            TestEntry e = new TestEntry(id);
+            e.setWaitSeq(id);
+            f.unitLock.lock();
+            try {
+                list.enqueue(e);
+            } finally {
+                f.unitLock.unlock();
+            }
+        }
+        assertSame(boom, assertThrows(RuntimeException.class, () -> list.drain(upTo(3))));
+        assertEquals(List.of(1), f.reclaimer.releasedIds, "the drain stopped at the throwing callback");
+        assertEquals(2, list.drain(upTo(3)), "the next drain goes on behind the entry");
+        assertEquals(List.of(1, 2, 3), f.reclaimer.releasedIds);
+        assertTrue(list.isEmpty());
+        assertEquals(List.of(), f.reclaimer.violations);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ListKind.class)
+    void anEntryReEnqueuedFromReleaseItemIsRejected(ListKind kind) {
+        // releaseItem says: do not recycle the entry here, it is still the zombie (zombie-head
+        // list) or about to be retired (locked list). Re-enqueueing it must be refused.
+        var f = kind.fixture();
+        List<Throwable> thrown = new ArrayList<>();
+        var recycling = new Reclaimer<TestEntry>() {
+            @Override
+            public void releaseItem(TestEntry entry) {
+                f.reclaimer.releaseItem(entry);
+                f.unitLock.lock();
+                try {
+                    f.list.enqueue(entry);
+                } catch (EntryStillLinkedException e) {
+                    thrown.add(e);
+                } finally {
+                    f.unitLock.unlock();
+                }
+            }
+
+            @Override
+            public void retireElement(TestEntry element) {
+                f.reclaimer.retireElement(element);
+            }
+        };
+        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
+                ? new ZombieHeadFlushList<>(new TestEntry(-1), recycling)
+                : new LockedFlushList<>(f.unitLock, recycling);
+        TestEntry a = new TestEntry(1);
+        a.setWaitSeq(1);
+        f.unitLock.lock();
+        try {
+            list.enqueue(a);
+        } finally {
+            f.unitLock.unlock();
+        }
+        // f.list is another list with the same lock: the entry must not go onto it either.
+        assertEquals(1, list.drain(upTo(1)));
+        assertEquals(1, thrown.size(), "re-enqueue from releaseItem was accepted");
+        String why = kind == ListKind.ZOMBIE_HEAD ? "the zombie head" : "being released by a drain";
+        assertTrue(thrown.get(0).getMessage().contains(why), thrown.get(0).getMessage());
+        assertTrue(f.list.isEmpty());
+        // Once retired it may be enqueued again.
+        f.unitLock.lock();
+        try {
+            if (kind == ListKind.LOCKED) {
+                list.enqueue(a);
+            }
+        } finally {
+            f.unitLock.unlock();
+        }
     }
 
     @Test

@@ -7,6 +7,8 @@ import io.github.dmarflush.flushlist.qi.InvalidationCompletionStatus;
 import io.github.dmarflush.flushlist.qi.InvalidationQueue;
 import io.github.dmarflush.flushlist.qi.QiSequencer;
 import io.github.dmarflush.flushlist.qi.QiTask;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +17,45 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's "Using the library" example, compiled and run, so the README cannot drift
- * from the API. The parts between the {@code README:} markers are the README's text.
+ * from the API. The parts between the {@code README:} markers are the README's text, and
+ * {@link #theReadmeShowsThisExample} checks that the README still shows each of them.
  */
 class ReadmeExampleTest {
+
+    /** The parts between the markers, dedented, in file order. */
+    private static List<String> markedParts(List<String> source) {
+        List<String> parts = new ArrayList<>();
+        List<String> part = null;
+        for (String line : source) {
+            String t = line.strip();
+            if (t.startsWith("// README: begin ")) {
+                part = new ArrayList<>();
+            } else if (t.startsWith("// README: end ")) {
+                int indent = part.stream().filter(l -> !l.isBlank())
+                        .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+                parts.add(part.stream().map(l -> l.isBlank() ? "" : l.substring(indent))
+                        .collect(java.util.stream.Collectors.joining("\n")));
+                part = null;
+            } else if (part != null) {
+                part.add(line);
+            }
+        }
+        return parts;
+    }
+
+    @Test
+    void theReadmeShowsThisExample() throws java.io.IOException {
+        // Surefire runs in the module directory; the README is at the repository root.
+        Path module = Path.of("").toAbsolutePath();
+        Path readme = module.resolveSibling("README.md");
+        Path source = module.resolve("src/test/java/io/github/dmarflush/flushlist/ReadmeExampleTest.java");
+        String text = Files.readString(readme).replace("\r\n", "\n");
+        List<String> parts = markedParts(Files.readAllLines(source));
+        assertEquals(4, parts.size(), "entry, setup, unload and task parts");
+        for (String part : parts) {
+            assertTrue(text.contains(part), "README.md no longer shows this part of the example:\n" + part);
+        }
+    }
 
     // README: begin entry
     /** An unmapped IOVA range waiting for its IOTLB invalidation. */
@@ -115,7 +153,8 @@ class ReadmeExampleTest {
         assertEquals(List.of(), freedRanges);
         hw.completeAll();
         // README: begin task
-        qiTask.run(); // on the unit's task thread, after each completion interrupt
+        // On the unit's task thread, after each completion interrupt:
+        qiTask.run();
         // README: end task
         assertEquals(List.of("1000-2000", "2000-3000", "3000-4000"), freedRanges);
         assertTrue(flushList.isEmpty());

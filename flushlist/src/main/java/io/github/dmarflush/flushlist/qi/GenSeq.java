@@ -4,7 +4,7 @@ package io.github.dmarflush.flushlist.qi;
  * A (gen, seq) pair packed into one {@code long}, as FreeBSD's
  * {@code struct iommu_qi_genseq} ({@code sys/dev/iommu/iommu.h}): the generation in the
  * upper 32 bits, the 32-bit wait-descriptor sequence number in the lower 32 bits. Packing
- * keeps the protocol free of allocation.
+ * lets entries and the drain's stop condition carry a (gen, seq) without allocating.
  *
  * <p>Both halves are <em>unsigned</em> 32-bit numbers: sequence numbers run from 1 to
  * {@code 0xFFFFFFFF} within a generation, and {@code 0x80000000} is greater than

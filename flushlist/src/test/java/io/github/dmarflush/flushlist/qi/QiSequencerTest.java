@@ -109,6 +109,42 @@ class QiSequencerTest {
     }
 
     @Test
+    void wrapStartsTheNextGenerationOnlyAfterTheHardwareProcessedTheLastSequence() throws Exception {
+        // The test above completes descriptors inside advanceTail, so a wrap that did not
+        // wait at all passed it too. Here the hardware is slow: it completes the wrap's
+        // descriptor 100 ms later, on its own thread, and notes the generation it sees just
+        // before its status write. A wrap that waits is still in generation 7 then.
+        int[] genBeforeStatusWrite = {-1};
+        Thread[] engine = new Thread[1];
+        FakeQiHardware slow = new FakeQiHardware() {
+            @Override
+            public void advanceTail() {
+                super.advanceTail();
+                if (engine[0] == null) {
+                    engine[0] = new Thread(() -> {
+                        try {
+                            Thread.sleep(100);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        genBeforeStatusWrite[0] = sequencer.gen();
+                        completeAll();
+                    }, "qi-engine");
+                    engine[0].start();
+                }
+            }
+        };
+        QiSequencer s = QiSequencer.builder(unitLock, slow).startAt(7, 0xFFFF_FFFF).build();
+        slow.sequencer = s;
+        long first = emit(s, false); // wraps inside this call; writes no descriptor of its own
+        engine[0].join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(GenSeq.of(8, 1), first);
+        assertEquals(7, genBeforeStatusWrite[0],
+                "generation 8 started before the hardware processed (7, 0xFFFFFFFF)");
+        assertEquals(List.of(new FakeQiHardware.WaitDescriptor(0xFFFF_FFFF, false, true)), slow.ring);
+    }
+
+    @Test
     void entriesAfterTheWrapAreNotProcessedBeforeTheirStatusWrite() {
         // FreeBSD leaves seqHw at 0xFFFFFFFF after the wrap, so (gen+1, s) reads processed
         // for every s until the first status write of the new generation; the entries
@@ -164,11 +200,45 @@ class QiSequencerTest {
     }
 
     @Test
+    void waitForASequenceNeverHandedOutIsRejectedNotAHang() {
+        QiSequencer s = sequencer(QiSequencer.builder(unitLock, hw).startAt(4, 7));
+        hw.autoComplete = true;
+        // Preemptive: without the check this wait spins forever with the lock held.
+        var e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            unitLock.lock();
+            try {
+                long issued = s.emitWaitSeq(true); // (4, 7); the next is (4, 8)
+                s.registerWaiter();
+                hw.advanceTail();
+                IllegalArgumentException future = assertThrows(IllegalArgumentException.class,
+                        () -> s.waitForSeq(GenSeq.of(4, 8), true));
+                assertEquals(0, s.waiters(), "the registration is undone");
+                s.registerWaiter();
+                assertThrows(IllegalArgumentException.class, () -> s.waitForSeq(GenSeq.of(5, 1), true));
+                s.registerWaiter();
+                s.waitForSeq(issued, true); // issued and processed: returns
+                s.registerWaiter();
+                s.waitForSeq(GenSeq.of(3, 0xFFFF_FFFF), true); // an older generation: returns
+                assertEquals(0, s.waiters());
+                return future;
+            } finally {
+                unitLock.unlock();
+            }
+        });
+        assertEquals("waitForSeq (gen 4, seq 0x00000008) was never handed out by emitWaitSeq"
+                + " (the next is (gen 4, seq 0x00000008)); it would wait forever", e.getMessage());
+    }
+
+    @Test
     void builderRejectsBadArguments() {
         assertThrows(IllegalArgumentException.class,
                 () -> QiSequencer.builder(unitLock, hw).sleepTimeout(-1, TimeUnit.SECONDS));
         assertThrows(IllegalArgumentException.class, () -> QiSequencer.builder(unitLock, hw).startAt(0, 0));
         assertThrows(NullPointerException.class, () -> QiSequencer.builder(null, hw));
+        assertEquals("queue", assertThrows(NullPointerException.class,
+                () -> QiSequencer.builder(unitLock, null)).getMessage());
+        assertEquals("unit", assertThrows(NullPointerException.class,
+                () -> QiSequencer.builder(unitLock, hw).sleepTimeout(1, null)).getMessage());
     }
 
     @Test

@@ -5,10 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 
-/** Parses {@code 500ms}, {@code 10s}, {@code 2m}, or a bare number of seconds. */
+/** Parses {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, or a bare number of seconds. */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
-    private static final Pattern FORM = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)?");
+    private static final Pattern FORM = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
 
     @Override
     public Duration convert(String value) {
@@ -22,6 +22,7 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         double millis = switch (unit) {
             case "ms" -> n;
             case "m" -> n * 60_000;
+            case "h" -> n * 3_600_000;
             default -> n * 1000;
         };
         return Duration.ofNanos(Math.round(millis * 1_000_000));

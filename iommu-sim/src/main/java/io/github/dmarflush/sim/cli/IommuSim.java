@@ -41,8 +41,8 @@ import picocli.CommandLine.Option;
  * {@code --strategy} other runs, {@code --json} and {@code --html} other reports.
  *
  * <p>Exit codes: 0 success; 1 a run failed its safety checks (a DMA fault, a lost entry,
- * leaked IOVA space); 2 a wrong option or value, or an unreadable or malformed trace (one
- * line on stderr).
+ * leaked IOVA space); 2 a wrong option or value, an unreadable or malformed trace, or a
+ * report, trace or standard output that cannot be written (one line on stderr).
  */
 @Command(name = "iommu-sim", mixinStandardHelpOptions = true, version = "iommu-sim 0.1.0",
         sortOptions = false,
@@ -66,7 +66,7 @@ public final class IommuSim implements Callable<Integer> {
     int threads = 4;
 
     @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Measured window per run, e.g. 10s, 500ms (default: 10s).")
+            description = "Measured window per run, e.g. 10s, 500ms, at most 24h (default: 10s).")
     Duration duration = Duration.ofSeconds(10);
 
     @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
@@ -109,14 +109,14 @@ public final class IommuSim implements Callable<Integer> {
     @Option(names = "--qi-size", paramLabel = "QS", description = "Invalidation queue of 2^QS pages of 256 descriptors, 0..7 (default: ${DEFAULT-VALUE}).")
     int qs = 3;
 
-    @Option(names = "--descriptor-latency", paramLabel = "NS", description = "Hardware time per descriptor, every type, ns (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--descriptor-latency", paramLabel = "NS", description = "Hardware time per descriptor, every type, 0..1000000 ns (default: ${DEFAULT-VALUE}).")
     long descriptorLatency = 0;
 
     @Option(names = "--latency", paramLabel = "LIST", converter = LatencyConverter.class,
             description = "Hardware time per descriptor type, ns, e.g. iotlb=300,wait=100,ctx=0,iec=0 (overrides --descriptor-latency).")
     LatencyConverter.Latencies latency;
 
-    @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--jitter", paramLabel = "NS", description = "Up to this much more hardware time per descriptor, uniform, seeded, 0..1000000 ns (default: ${DEFAULT-VALUE}).")
     long jitter = 0;
 
     @Option(names = "--mmio", paramLabel = "LIST", converter = RegisterTimingConverter.class,
@@ -153,6 +153,11 @@ public final class IommuSim implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Longest --duration and --warmup. */
+    private static final Duration MAX_TIME = Duration.ofHours(24);
+    /** Longest hardware time per descriptor (--descriptor-latency, --latency, --jitter), ns. */
+    private static final long MAX_ENGINE_NANOS = 1_000_000;
+
     private CommandLine.ParameterException bad(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
@@ -163,6 +168,14 @@ public final class IommuSim implements Callable<Integer> {
         }
         if (duration.isZero() || duration.isNegative()) {
             throw bad("--duration must be positive");
+        }
+        // A deadline of System.nanoTime() + ~292 years overflows: such a run measured 0 s and
+        // reported success. A day is far beyond any useful window.
+        if (duration.compareTo(MAX_TIME) > 0) {
+            throw bad("--duration must be at most 24h, got " + duration.toSeconds() + "s");
+        }
+        if (warmup.compareTo(MAX_TIME) > 0) {
+            throw bad("--warmup must be at most 24h, got " + warmup.toSeconds() + "s");
         }
         if (packetSize < 1 || packetSize > WorkloadConfig.MAX_PACKET) {
             throw bad("--packet-size must be 1..65536 bytes, got " + packetSize);
@@ -192,11 +205,15 @@ public final class IommuSim implements Callable<Integer> {
         if (qs < 0 || qs > 7) {
             throw bad("--qi-size must be 0..7, got " + qs);
         }
-        if (descriptorLatency < 0) {
-            throw bad("--descriptor-latency must be >= 0 ns, got " + descriptorLatency);
-        }
-        if (jitter < 0) {
-            throw bad("--jitter must be >= 0 ns, got " + jitter);
+        // The engine busy-waits for these: beyond a millisecond per descriptor the end-of-run
+        // quiesce of a full queue takes minutes, and Long.MAX_VALUE jitter killed the engine
+        // thread (SplittableRandom bound overflow) and hung the run.
+        checkEngineNanos("--descriptor-latency", descriptorLatency);
+        checkEngineNanos("--jitter", jitter);
+        if (latency != null) {
+            for (var e : latency.byType().entrySet()) {
+                checkEngineNanos("--latency " + e.getKey(), e.getValue());
+            }
         }
         if (spinNanos < 0) {
             throw bad("--spin must be >= 0 ns, got " + spinNanos);
@@ -228,6 +245,57 @@ public final class IommuSim implements Callable<Integer> {
         if (recordLimit < 1) {
             throw bad("--record-limit must be >= 1, got " + recordLimit);
         }
+        // Options that only one workload reads: given to another, they were silently ignored.
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (recordTrace == null && given.hasMatchedOption("--record-limit")) {
+            throw bad("--record-limit is for --record-trace");
+        }
+        for (String ddOnly : new String[] {"--request-size", "--segment-size"}) {
+            if (workload != WorkloadChoice.dd && given.hasMatchedOption(ddOnly)) {
+                throw bad(ddOnly + " is for --workload dd");
+            }
+        }
+        if (workload != WorkloadChoice.tcp_stream && given.hasMatchedOption("--tx-batch")) {
+            throw bad("--tx-batch is for --workload tcp_stream");
+        }
+        if (html != null) {
+            checkWritable("--html", html);
+        }
+        if (recordTrace != null) {
+            checkWritable("--record-trace", recordTrace);
+        }
+    }
+
+    private void checkEngineNanos(String what, long nanos) {
+        if (nanos < 0 || nanos > MAX_ENGINE_NANOS) {
+            throw bad(what + " must be 0.." + MAX_ENGINE_NANOS + " ns (1 ms), got " + nanos);
+        }
+    }
+
+    /**
+     * Refuses an output file that cannot be created before the runs spend their time: a
+     * directory, or a file in a directory that does not exist or is not writable. (Running as
+     * root, or on a full disk, the write itself can still fail; that is reported too.)
+     */
+    private void checkWritable(String option, Path file) {
+        Path abs = file.toAbsolutePath();
+        Path dir = abs.getParent();
+        if (Files.isDirectory(abs)) {
+            throw bad(option + " " + file + ": is a directory");
+        }
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw bad(option + " " + file + ": no such directory " + dir);
+        }
+        if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(dir)) {
+            throw bad(option + " " + file + ": permission denied");
+        }
+    }
+
+    /** The reason of an I/O failure in a few words, without the exception's class name. */
+    private static String why(IOException e) {
+        return e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private EngineTiming timing() {
@@ -269,10 +337,7 @@ public final class IommuSim implements Callable<Integer> {
                 err.flush();
                 return 2;
             } catch (IOException e) {
-                String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-                err.println("iommu-sim: cannot read trace " + trace + ": " + why);
+                err.println("iommu-sim: cannot read trace " + trace + ": " + why(e));
                 err.flush();
                 return 2;
             }
@@ -287,7 +352,7 @@ public final class IommuSim implements Callable<Integer> {
                 recorder = new TraceRecorder(new PrintWriter(Files.newBufferedWriter(recordTrace,
                         StandardCharsets.UTF_8)), recordLimit);
             } catch (IOException e) {
-                err.println("iommu-sim: cannot write " + recordTrace + ": " + e);
+                err.println("iommu-sim: cannot write " + recordTrace + ": " + why(e));
                 err.flush();
                 return 2;
             }
@@ -318,6 +383,11 @@ public final class IommuSim implements Callable<Integer> {
                 }
                 if (recorder != null) {
                     recorder.close();
+                    if (recorder.failed()) {
+                        err.println("iommu-sim: cannot write " + recordTrace + ": write error (disk full?)");
+                        err.flush();
+                        return 2;
+                    }
                     err.println("iommu-sim: recorded " + recorder.written() + " map/unmap events to " + recordTrace);
                     recorder = null;
                 }
@@ -342,8 +412,22 @@ public final class IommuSim implements Callable<Integer> {
             out.println(RunReport.comparison(locked, flush));
         }
         out.flush();
+        if (out.checkError()) {
+            // PrintWriter does not throw: without this a full disk or a closed pipe under
+            // `iommu-sim --json > results.json` would end with exit code 0 and no report.
+            err.println("iommu-sim: cannot write the report to standard output");
+            err.flush();
+            return 2;
+        }
         if (html != null) {
-            Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()), StandardCharsets.UTF_8);
+            try {
+                Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()),
+                        StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println("iommu-sim: cannot write --html " + html + ": " + why(e));
+                err.flush();
+                return 2;
+            }
             err.println("iommu-sim: wrote " + html);
         }
         boolean clean = results.stream().allMatch(RunResult::clean);

@@ -24,6 +24,10 @@ final class SizeConverter implements CommandLine.ITypeConverter<Long> {
             case "g" -> 30;
             default -> 0;
         };
+        if (n > Long.MAX_VALUE >> shift) {
+            // 17179869184g shifted to 0 and was reported as "got 0"
+            throw new CommandLine.TypeConversionException("'" + value + "' is too large");
+        }
         return n << shift;
     }
 }

@@ -68,13 +68,14 @@ public final class TraceFormat {
      * @param file the trace file
      * @return the events in file order
      * @throws IOException if the file cannot be read
-     * @throws MalformedTraceException naming the file and line of the first malformed line
+     * @throws MalformedTraceException naming the file and line of the first malformed line;
+     *     also for a file that is not UTF-8 text or that holds no map or unmap event
      */
     public static List<Event> read(Path file) throws IOException, MalformedTraceException {
         List<Event> out = new ArrayList<>();
+        int n = 0;
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
-            int n = 0;
             while ((line = r.readLine()) != null) {
                 n++;
                 Event e = parseLine(line, n, file.toString());
@@ -82,6 +83,13 @@ public final class TraceFormat {
                     out.add(e);
                 }
             }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            // The reader decodes ahead of the line it returns: the bad bytes are somewhere
+            // after line n, not necessarily on line n + 1.
+            throw new MalformedTraceException(file + ": not UTF-8 text" + (n == 0 ? "" : " (after line " + n + ")"));
+        }
+        if (out.isEmpty()) {
+            throw new MalformedTraceException(file + ": no iommu:map or iommu:unmap event in " + n + " lines");
         }
         return out;
     }

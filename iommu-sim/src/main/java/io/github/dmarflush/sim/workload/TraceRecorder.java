@@ -53,6 +53,16 @@ public final class TraceRecorder implements DmaTraceSink, AutoCloseable {
         return written;
     }
 
+    /**
+     * Whether writing failed (disk full, a closed pipe): {@link PrintWriter} does not throw,
+     * so the caller asks after {@link #close()} before it reports the events as recorded.
+     *
+     * @return true if any line or the close failed
+     */
+    public synchronized boolean failed() {
+        return out.checkError();
+    }
+
     @Override
     public synchronized void close() {
         out.close();

@@ -51,6 +51,19 @@ class IommuSimTest {
         "-w replay --trace t --record-trace r|--record-trace records a simulated workload, not a replay",
         "-t 256 -p 65536|needs more than the 256 MiB of simulated memory",
         "-w dd -t 64|--threads x --request-size needs more than the 256 MiB of simulated memory",
+        "--duration 99999999999999999999s|--duration must be at most 24h",
+        "--duration 25h|--duration must be at most 24h, got 90000s",
+        "--duration 2d|'2d' is not a duration",
+        "--warmup 1441m|--warmup must be at most 24h, got 86460s",
+        "--jitter 9223372036854775807|--jitter must be 0..1000000 ns (1 ms), got 9223372036854775807",
+        "--descriptor-latency 100000000000|--descriptor-latency must be 0..1000000 ns",
+        "--descriptor-latency -1|--descriptor-latency must be 0..1000000 ns (1 ms), got -1",
+        "--latency iotlb=1,wait=2000000|--latency wait must be 0..1000000 ns (1 ms), got 2000000",
+        "-w dd --segment-size 17179869184g|'17179869184g' is too large",
+        "--record-limit 10|--record-limit is for --record-trace",
+        "--segment-size 2m|--segment-size is for --workload dd",
+        "-w tcp_stream --request-size 4k|--request-size is for --workload dd",
+        "-w dd --tx-batch 4|--tx-batch is for --workload tcp_stream",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));
@@ -89,11 +102,71 @@ class IommuSimTest {
     }
 
     @Test
+    void traceWithoutEventsOrNotTextIsOneLineAndExitCode2(@TempDir Path dir) throws Exception {
+        Path empty = dir.resolve("empty.trace");
+        Files.writeString(empty, "# tracer: nop\n#\n");
+        assertEquals(2, run("-w", "replay", "--trace", empty.toString()));
+        assertEquals("iommu-sim: " + empty + ": no iommu:map or iommu:unmap event in 2 lines", err.toString().strip());
+        assertEquals("", out.toString(), "nothing replayed, no report");
+        err.getBuffer().setLength(0);
+        Path binary = dir.resolve("binary.trace");
+        Files.write(binary, new byte[] {'#', '\n', (byte) 0xC3, (byte) 0x28, '\n'});
+        assertEquals(2, run("-w", "replay", "--trace", binary.toString()));
+        assertEquals("iommu-sim: " + binary + ": not UTF-8 text", err.toString().strip());
+    }
+
+    @Test
     void missingTraceFileIsOneLineAndExitCode2(@TempDir Path dir) {
         Path t = dir.resolve("absent.trace");
         int code = run("-w", "replay", "--trace", t.toString());
         assertEquals(2, code);
         assertEquals("iommu-sim: cannot read trace " + t + ": no such file", err.toString().strip());
+    }
+
+    @Test
+    void unwritableReportOrTracePathIsRefusedBeforeTheRun(@TempDir Path dir) {
+        Path missing = dir.resolve("no-such-dir").resolve("r.html");
+        assertEquals(2, run("--html", missing.toString()));
+        assertEquals("iommu-sim: --html " + missing + ": no such directory " + missing.getParent() + " (see --help)",
+                err.toString().strip());
+        assertEquals("", out.toString(), "refused before any run");
+        err.getBuffer().setLength(0);
+        assertEquals(2, run("--record-trace", dir.toString()));
+        assertEquals("iommu-sim: --record-trace " + dir + ": is a directory (see --help)", err.toString().strip());
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void reportThatCannotBeWrittenIsExitCode2NotSuccess() {
+        CommandLine cl = IommuSim.commandLine();
+        cl.setOut(new PrintWriter(new java.io.Writer() { // standard output on a full disk
+            @Override
+            public void write(char[] buf, int off, int len) throws java.io.IOException {
+                throw new java.io.IOException("No space left on device");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        }));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute("--strategy", "flushlist", "-d", "100ms", "--warmup", "0", "-t", "1", "--json");
+        assertEquals(2, code, err.toString());
+        assertEquals("iommu-sim: cannot write the report to standard output", err.toString().strip());
+    }
+
+    @Test
+    void traceRecordedToAFullDiskIsAnErrorNotACount() {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "needs Linux /dev/full");
+        int code = run("--strategy", "flushlist", "-d", "100ms", "--warmup", "0", "-t", "1",
+                "--record-trace", full.toString());
+        assertEquals(2, code, err.toString());
+        assertEquals("iommu-sim: cannot write /dev/full: write error (disk full?)", err.toString().strip());
     }
 
     @Test

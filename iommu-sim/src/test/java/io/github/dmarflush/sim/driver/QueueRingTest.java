@@ -168,7 +168,14 @@ class QueueRingTest {
 
         long[] last = marker(255);
         CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> unit.submit(last[0], last[1]));
-        Thread.sleep(200);
+        // Wait until the producer has met the full ring (its queue-full event), not a fixed
+        // 200 ms: on a loaded machine the producer thread may not have run by then, and the
+        // isDone() check below would pass without the producer having tried at all.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (unit.queueFull() == fullBefore && !producer.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(50); // a producer that wrongly overwrites the head slot has done it by now
         assertFalse(producer.isDone(), "the 256th submission waits on a full ring");
         assertEquals(atHead, unit.queueMemory().lo((int) h0), "the slot at IQH is not overwritten");
         assertEquals(tailFull, iqt(), "IQT does not move onto IQH (that would read as an empty queue)");
