@@ -397,10 +397,11 @@ public final class Matrix {
         List<String> cmd = List.of(java(), "-jar", jar.toString(), "-m", "quick", "-sc", "false",
                 "-t", Plan.jcstressTests(v), "-r", dir.resolve("report").toString(), "-jvmArgsPrepend", jvm);
         Path log = dir.resolve("jcstress.log");
-        Integer exit = exec(cmd, dir, log, Plan.timeLimitSeconds(Column.JCSTRESS));
+        long limit = Math.min(Plan.jcstressLimitSeconds(v), Plan.timeLimitSeconds(Column.JCSTRESS));
+        Integer exit = exec(cmd, dir, log, limit);
         String out = Files.readString(log, StandardCharsets.UTF_8);
         if (exit == null) {
-            return new Cell(Outcome.ERROR, 0, "ran over " + Plan.timeLimitSeconds(Column.JCSTRESS) + " s; see " + log);
+            return new Cell(Outcome.ERROR, 0, "ran over " + limit + " s; see " + log);
         }
         if (out.contains("No matching tests") || out.contains("No scheduling is possible")) {
             return new Cell(Outcome.ERROR, 0, "jcstress ran nothing; see " + log);

@@ -57,6 +57,18 @@ final class Plan {
     }
 
     /**
+     * A jcstress cell's time limit: a test takes about a minute in quick mode without split
+     * compilation here, and a variant that hangs a test must not hold the matrix for long.
+     *
+     * @param v a variant
+     * @return the limit, seconds
+     */
+    static long jcstressLimitSeconds(Variant v) {
+        int tests = jcstressTests(v).split("\\|").length;
+        return 120 + 180L * tests;
+    }
+
+    /**
      * @param v a variant
      * @return JVM options for jcstress's test JVMs besides the variant
      */
@@ -109,7 +121,7 @@ final class Plan {
             case SIM -> 180;
             case LINCHECK -> 900;
             case TLC -> 300;
-            case JCSTRESS -> 1800;
+            case JCSTRESS -> 1200; // see jcstressLimitSeconds
         };
     }
 }

@@ -114,6 +114,12 @@ final class SourceDiff {
                 sb.append(v).append(" is the library as shipped.\n");
             }
         }
+        sb.append('\n').append("TLA+: ");
+        for (String m : Plan.tlcModels(v)) {
+            sb.append("tla/src/tla/").append(m).append(".cfg ");
+        }
+        sb.append(v == Variant.CORRECT ? "(Bug = \"none\")" : v == Variant.FREEBSD_WRAP
+                ? "(ResetSeqHwOnWrap = FALSE)" : "(Bug = \"" + Plan.tlcModels(v).get(0) + "\")").append('\n');
         return sb.toString();
     }
 

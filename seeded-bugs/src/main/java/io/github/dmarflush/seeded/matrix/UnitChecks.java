@@ -390,10 +390,10 @@ final class UnitChecks {
     }
 
     /**
-     * The wakeup race, made to happen: a waiter ({@code quiesce}, sleeping, 1 s timeout) finds
+     * The wakeup race, made to happen: a waiter ({@code quiesce}, sleeping, 2 s timeout) finds
      * its seq unprocessed; just before it gets on the sleep channel, the hardware completes the
-     * descriptor and the QI task runs on another thread, and the waiter gives that thread 300
-     * ms. A task that wakes under the unit lock cannot finish before the waiter sleeps, and
+     * descriptor and the QI task runs on another thread, and the waiter gives that thread one
+     * second (a loaded machine may keep a new thread off the CPU for a while). A task that wakes under the unit lock cannot finish before the waiter sleeps, and
      * its wakeup ends the sleep; one that wakes without the lock finishes at once, its wakeup
      * finds nobody, and the waiter sleeps until its timeout (M7). Every variant runs on an
      * {@link MsleepLock} (msleep/wakeup semantics) here, so this is also M7's control.
@@ -401,7 +401,7 @@ final class UnitChecks {
     static String wakeupCannotFallBetweenACheckAndItsSleep(Variant v) throws InterruptedException {
         CountingLock lock = new CountingLock();
         MsleepLock msleep = new MsleepLock(lock);
-        Rig r = new Rig(v, new FakeUnit(), lock, msleep, 0, 1, TimeUnit.SECONDS.toNanos(1));
+        Rig r = new Rig(v, new FakeUnit(), lock, msleep, 0, 1, TimeUnit.SECONDS.toNanos(2));
         CountDownLatch taskDone = new CountDownLatch(1);
         Thread[] taskThread = new Thread[1];
         msleep.beforeSleep(() -> {
@@ -416,7 +416,7 @@ final class UnitChecks {
             taskThread[0].setDaemon(true);
             taskThread[0].start();
             try {
-                taskDone.await(300, TimeUnit.MILLISECONDS);
+                taskDone.await(1, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
