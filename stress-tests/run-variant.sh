@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs jcstress tests against one broken variant (see Variant.java) and says whether the
+# Runs jcstress tests against one seeded bug (seeded-bugs, Variant.java) and says whether the
 # tests caught it. A variant is caught when jcstress fails (exit status 1).
 #
 #   stress-tests/run-variant.sh VARIANT TEST_REGEX [more jcstress options]

@@ -35,7 +35,9 @@
 (* buffer of the waiter's inv_seq_waiters++ (WaitersStoreBuffered): it is  *)
 (* the reordering FreeBSD's "increment before advancing the tail" rule     *)
 (* defends against, and without it breaking the rule loses no wakeup      *)
-(* (model M6SC). One drain iteration, one descriptor, and a processed test *)
+(* (model M6SC). The other is seeded bug M2P (a plain store of the link):  *)
+(* the link may become visible before the entry's (gen, seq), as the Java  *)
+(* memory model allows for a plain store. One drain iteration, one descriptor, and a processed test *)
 (* (reads of gen and seqHw) are each one step. Range splitting, batch      *)
 (* coalescing (emit_wait = false), the spinning (nowait) waiter, interrupt *)
 (* masking and queue errors are left out.                                  *)
@@ -63,7 +65,9 @@ CONSTANTS
 
 (* The seeded bugs, each a one-line change of one action:
      M1  the drain retires the new zombie instead of the old one
-     M2  the entry is linked before its (gen, seq) is written
+     M2  the entry is linked before its (gen, seq) is written (M2L in seeded-bugs)
+     M2P the link is a plain store, not a release store: the link may become
+         visible before the entry's (gen, seq) (see PLinkEarly)
      M3  the drain's processed test is off by one (seq <= seqHw + 1)
      M4  sequence numbers are compared signed
      M5  the wrap bumps gen without waiting for the old generation's last seq
@@ -76,7 +80,7 @@ CONSTANTS
      SeqStuck    emitWaitSeq hands out nextSeq without incrementing it
      NoRegister  the waiter never increments inv_seq_waiters (FreeBSD's KASSERT
                  in iommu_qi_wait_for_seq, QiSequencer's IllegalStateException) *)
-Bugs == {"none", "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8", "M9",
+Bugs == {"none", "M1", "M2", "M2P", "M3", "M4", "M5", "M6", "M7", "M8", "M9",
          "PushFront", "SeqStuck", "NoRegister"}
 
 ASSUME /\ Producers \cap Waiters = {}
@@ -350,6 +354,26 @@ PLink(p) ==
     /\ UNCHANGED <<wgs, wbuf, head, egs, eitem, pool, nextItem, released,
                    seqVars, hwVars, tpc>>
 
+(* Seeded bug M2P: ZombieHeadFlushList.enqueue links the entry with a plain store
+   instead of the release store. The Java memory model lets another thread see a
+   plain store before a store that precedes it in program order (AArch64 does it in
+   hardware; on x86 only the JIT could move it), so the consumer may see the link
+   before the entry's (gen, seq). Modelled as the link becoming visible at "seq",
+   before emitWaitSeq's store of entry->gseq; the program-order path (PLink at "link",
+   via PAfterSeqOf) stays possible. tail = elem[p] only once p has linked it: the
+   element came from the pool, and the tail is never in the pool (TailNotInPool). *)
+PLinkEarly(p) ==
+    /\ Bug = "M2P"
+    /\ pc[p] = "seq"
+    /\ tail # elem[p]
+    /\ next' = [next EXCEPT ![tail] = elem[p], ![elem[p]] = Null]
+    /\ tail' = elem[p]
+    /\ linked' = linked + 1
+    /\ UNCHANGED <<procVars, head, egs, eitem, pool, nextItem, released,
+                   seqVars, hwVars, tpc>>
+
+PAfterSeqOf(p) == IF Bug = "M2P" /\ tail = elem[p] THEN "advance" ELSE PAfterSeq
+
 (* dmar_qi_advance_tail, InvalidationQueue.advanceTail: IQT = the software tail. *)
 PAdvance(p) ==
     /\ pc[p] = "advance"
@@ -361,7 +385,8 @@ PAdvance(p) ==
 ProducerStep(p) ==
     \/ PLock(p)
     \/ EmitInv(p, eitem[elem[p]], PAfterInv)
-    \/ EmitWaitSeq(p, PAfterSeq)
+    \/ EmitWaitSeq(p, PAfterSeqOf(p))
+    \/ PLinkEarly(p)
     \/ WrapSpin(p)
     \/ WrapGen(p)
     \/ PLink(p)

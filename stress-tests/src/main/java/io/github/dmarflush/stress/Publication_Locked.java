@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * {@code head.next} are what make the fields visible; an entry seen with a default field
  * is the bug.
  *
- * <p>Catches M2 (plain link store) and M2L (entry linked before it is filled).
+ * <p>Catches seeded bug M2L (entry linked before it is filled).
  *
  * <pre>
  * $ java -jar stress-tests/target/jcstress.jar -m quick -t Publication_Locked

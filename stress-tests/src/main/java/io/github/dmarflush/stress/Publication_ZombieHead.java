@@ -27,10 +27,10 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * {@code head.next} are what make the fields visible; an entry seen with a default field
  * is the bug.
  *
- * <p>Catches M2L (entry linked before it is filled). Written to catch M2 (plain link
- * store) too, but in quick-mode runs on this x86 machine M2 produced no forbidden outcome:
+ * <p>Catches seeded bug M2L (entry linked before it is filled). Written to catch M2P (plain
+ * link store) too, but in quick-mode runs on this x86 machine M2P produced no forbidden outcome:
  * the hardware keeps stores in order, and C2 did not move the field stores past the link
- * store there. See the README's variant table.
+ * store there. See the README's seeded-bugs matrix.
  *
  * <pre>
  * $ java -jar stress-tests/target/jcstress.jar -m quick -t Publication_ZombieHead

@@ -4,7 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.github.dmarflush.stress.support.FakeQiUnit;
-import io.github.dmarflush.stress.support.Sequencer;
+import io.github.dmarflush.seeded.WaitSequencer;
 import io.github.dmarflush.stress.support.Subjects;
 import io.github.dmarflush.stress.support.UnitLock;
 import org.openjdk.jcstress.annotations.Actor;
@@ -67,7 +67,7 @@ public class Wraparound {
 
     private final UnitLock unitLock = new UnitLock();
     private final FakeQiUnit unit = new FakeQiUnit();
-    private final Sequencer sequencer = Subjects.sequencer(unitLock, unit, GEN, 0xFFFF_FFFE);
+    private final WaitSequencer sequencer = Subjects.sequencer(unitLock, unit, GEN, 0xFFFF_FFFE);
     private long e1;
     private long e2;
     private volatile boolean e1Published;

@@ -109,6 +109,7 @@ class TlcModelsTest {
             // Seeded bugs.
             invariant("M1", "TailNotInPool"),
             invariant("M2", "NoReleaseBeforeInvalidated"),
+            invariant("M2P", "NoReleaseBeforeInvalidated", "PLinkEarly"),
             invariant("M3", "NoReleaseBeforeInvalidated"),
             invariant("M4", "NoReleaseBeforeInvalidated"),
             invariant("M5", "NoReleaseBeforeInvalidated", "WrapSpin", "WrapGen"),

@@ -5,8 +5,6 @@ import io.github.dmarflush.flushlist.Reclaimer;
 import io.github.dmarflush.flushlist.TlbFlushList;
 import io.github.dmarflush.flushlist.ZombieHeadFlushList;
 import io.github.dmarflush.flushlist.qi.QiSequencer;
-import io.github.dmarflush.flushlist.variants.BrokenZombieHeadFlushList;
-import io.github.dmarflush.flushlist.variants.Variant;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -29,7 +27,9 @@ import org.jetbrains.lincheck.datastructures.Param;
  *       {@code "consumer"}), without the lock; returns the items released, in order.</li>
  * </ul>
  * Sequence numbers start at {@link #START_SEQ}, so a scenario of a few enqueues crosses
- * {@code 0x7FFFFFFF -> 0x80000000}, where a signed comparison goes wrong.
+ * {@code 0x7FFFFFFF -> 0x80000000}, where a signed comparison goes wrong. The zombie-head
+ * list and the order of the unmap path come from {@link ModelParts} (the library here; a
+ * seeded bug in the seeded-bugs matrix).
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
 public abstract class FlushListModel {
@@ -45,7 +45,7 @@ public abstract class FlushListModel {
         LOCKED
     }
 
-    private final Variant variant;
+    private final ModelParts parts;
     private final ReentrantLock unitLock = new ReentrantLock();
     private final ListHardware hardware = new ListHardware(256);
     private final QiSequencer sequencer;
@@ -54,8 +54,12 @@ public abstract class FlushListModel {
     /** The items released by the drain in progress; consumer only. */
     private Items releasing;
 
-    protected FlushListModel(Impl impl, Variant variant) {
-        this.variant = variant;
+    /**
+     * @param impl which list
+     * @param parts where the zombie-head list and the unmap order come from
+     */
+    protected FlushListModel(Impl impl, ModelParts parts) {
+        this.parts = parts;
         this.sequencer = QiSequencer.builder(unitLock, hardware).startAt(0, START_SEQ).build();
         hardware.attach(sequencer);
         Reclaimer<PoolEntry> reclaimer = new Reclaimer<>() {
@@ -69,13 +73,8 @@ public abstract class FlushListModel {
                 pool.retire(element);
             }
         };
-        if (variant.component() == Variant.Component.LIST) {
-            if (impl != Impl.ZOMBIE_HEAD) {
-                throw new IllegalArgumentException("list variants are of the zombie-head list");
-            }
-            list = new BrokenZombieHeadFlushList<>(variant, new PoolEntry(), reclaimer);
-        } else if (impl == Impl.ZOMBIE_HEAD) {
-            list = new ZombieHeadFlushList<>(new PoolEntry(), reclaimer);
+        if (impl == Impl.ZOMBIE_HEAD) {
+            list = parts.zombieHeadList(new PoolEntry(), reclaimer);
         } else {
             list = new LockedFlushList<>(unitLock, reclaimer);
         }
@@ -95,16 +94,23 @@ public abstract class FlushListModel {
         try {
             long gseq = sequencer.emitWaitSeq(true);
             PoolEntry e = pool.obtain();
-            if (variant == Variant.M2_LINK_BEFORE_FILL) {
-                list.enqueue(e); // BROKEN: published with the previous owner's fields
-                e.setWaitSeq(gseq);
-                e.item = item;
-            } else {
-                e.setWaitSeq(gseq);
-                e.item = item;
-                list.enqueue(e);
-            }
-            hardware.advanceTail();
+            parts.unmap(new ModelParts.UnmapSteps() {
+                @Override
+                public void fill() {
+                    e.setWaitSeq(gseq);
+                    e.item = item;
+                }
+
+                @Override
+                public void link() {
+                    list.enqueue(e);
+                }
+
+                @Override
+                public void advanceTail() {
+                    hardware.advanceTail();
+                }
+            });
             return gseq;
         } finally {
             unitLock.unlock();

@@ -23,7 +23,7 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  * Generated scenarios: 3 threads of 3 operations, 1 before and 1 after (one consumer
  * thread and one hardware thread, by their non-parallel groups).
  */
-final class FlushListScenarios {
+public final class FlushListScenarios {
 
     private FlushListScenarios() {
     }
@@ -45,7 +45,7 @@ final class FlushListScenarios {
     }
 
     /** Model checking against {@link FifoSpec}: the two scenarios, then generated ones. */
-    static ModelCheckingOptions modelChecking() {
+    public static ModelCheckingOptions modelChecking() {
         return LincheckBudget.harnessIsAtomic(new ModelCheckingOptions())
                 .iterations(LincheckBudget.scale(6, 30))
                 .invocationsPerIteration(LincheckBudget.scale(200, 1_000))
@@ -59,7 +59,7 @@ final class FlushListScenarios {
     }
 
     /** Stress runs against {@link FifoSpec}: real threads, the same shapes. */
-    static StressOptions stress() {
+    public static StressOptions stress() {
         return new StressOptions()
                 .iterations(LincheckBudget.scale(5, 30))
                 .invocationsPerIteration(LincheckBudget.scale(500, 5_000))

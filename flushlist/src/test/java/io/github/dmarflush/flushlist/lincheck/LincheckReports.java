@@ -1,7 +1,7 @@
 package io.github.dmarflush.flushlist.lincheck;
 
 /** Cuts a Lincheck failure report down to what a reader needs first. */
-final class LincheckReports {
+public final class LincheckReports {
 
     private LincheckReports() {
     }
@@ -11,7 +11,7 @@ final class LincheckReports {
      * @return its headline, the scenario table with the results, and the first line of
      *     the validation error if there is one; indented by four spaces
      */
-    static String summary(String report) {
+    public static String summary(String report) {
         StringBuilder out = new StringBuilder();
         String[] lines = report.split("\n");
         int i = 0;

@@ -1,7 +1,6 @@
 package io.github.dmarflush.flushlist.lincheck;
 
 import io.github.dmarflush.flushlist.LockedFlushList;
-import io.github.dmarflush.flushlist.variants.Variant;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.Test;
 public class LockedFlushListLincheckTest extends FlushListModel {
 
     public LockedFlushListLincheckTest() {
-        super(Impl.LOCKED, Variant.NONE);
+        super(Impl.LOCKED, ModelParts.LIBRARY);
     }
 
     @Test

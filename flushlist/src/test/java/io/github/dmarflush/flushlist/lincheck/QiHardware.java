@@ -2,7 +2,6 @@ package io.github.dmarflush.flushlist.lincheck;
 
 import io.github.dmarflush.flushlist.qi.InvalidationCompletionStatus;
 import io.github.dmarflush.flushlist.qi.InvalidationQueue;
-import io.github.dmarflush.flushlist.variants.WaitProtocol;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -66,6 +65,19 @@ final class QiHardware implements InvalidationQueue, InvalidationCompletionStatu
     /** @return the ring index of the last descriptor written; under the unit lock */
     int lastEmitted() {
         return emitted - 1;
+    }
+
+    /**
+     * @param seq a sequence number (unsigned)
+     * @return the ring index of the last descriptor written with it, or -1; under the unit lock
+     */
+    int lastIndexOf(int seq) {
+        for (int i = emitted - 1; i >= 0; i--) {
+            if (seqs[i] == seq) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Override

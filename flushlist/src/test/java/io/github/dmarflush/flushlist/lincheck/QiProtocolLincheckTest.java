@@ -1,7 +1,6 @@
 package io.github.dmarflush.flushlist.lincheck;
 
 import io.github.dmarflush.flushlist.lincheck.QiProtocolModel.Start;
-import io.github.dmarflush.flushlist.variants.Variant;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -18,14 +17,14 @@ class QiProtocolLincheckTest {
     /** The library, sequence numbers crossing 0x7FFFFFFF to 0x80000000. */
     public static class AcrossSignBit extends QiProtocolModel {
         public AcrossSignBit() {
-            super(Variant.NONE, Start.SIGN_BIT);
+            super(ModelParts.LIBRARY, Start.SIGN_BIT);
         }
     }
 
     /** The library, sequence numbers crossing the 0xFFFFFFFF wrap into a new generation. */
     public static class AcrossWrap extends QiProtocolModel {
         public AcrossWrap() {
-            super(Variant.NONE, Start.WRAP);
+            super(ModelParts.LIBRARY, Start.WRAP);
         }
     }
 

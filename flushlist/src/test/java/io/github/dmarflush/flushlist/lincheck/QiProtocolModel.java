@@ -5,13 +5,8 @@ import io.github.dmarflush.flushlist.TlbFlushList;
 import io.github.dmarflush.flushlist.ZombieHeadFlushList;
 import io.github.dmarflush.flushlist.qi.GenSeq;
 import io.github.dmarflush.flushlist.qi.QiSequencer;
-import io.github.dmarflush.flushlist.variants.BrokenQiSequencer;
-import io.github.dmarflush.flushlist.variants.BrokenZombieHeadFlushList;
-import io.github.dmarflush.flushlist.variants.Variant;
-import io.github.dmarflush.flushlist.variants.WaitProtocol;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -36,7 +31,9 @@ import org.jetbrains.lincheck.datastructures.Validate;
  *       and the QI task has run for every interrupt, so an entry still on the list is one
  *       that no later interrupt would release.</li>
  * </ul>
- * A library exception inside an operation is recorded as a violation too.
+ * A library exception inside an operation is recorded as a violation too. The sequencer,
+ * the list, the task and the order of the unmap path come from {@link ModelParts} (the
+ * library here; a seeded bug in the seeded-bugs matrix).
  */
 public abstract class QiProtocolModel {
 
@@ -50,8 +47,10 @@ public abstract class QiProtocolModel {
          */
         WRAP(0x7FFF_FFFF, 0xFFFF_FFFE);
 
-        final int gen;
-        final int seq;
+        /** The first generation. */
+        public final int gen;
+        /** The first sequence number. */
+        public final int seq;
 
         Start(int gen, int seq) {
             this.gen = gen;
@@ -62,7 +61,7 @@ public abstract class QiProtocolModel {
     /** Item numbers go up to this (exclusive). */
     static final int MAX_ITEM = 16;
 
-    private final Variant variant;
+    private final ModelParts parts;
     private final ReentrantLock unitLock = new ReentrantLock();
     private final QiHardware hardware = new QiHardware(64);
     private final WaitProtocol protocol;
@@ -77,30 +76,12 @@ public abstract class QiProtocolModel {
     private final List<String> violations = new ArrayList<>();
 
     /**
-     * @param variant the variant under test, {@link Variant#NONE} for the library
+     * @param parts the sequencer, list, task and unmap order ({@link ModelParts#LIBRARY})
      * @param start where the sequence numbers start
      */
-    protected QiProtocolModel(Variant variant, Start start) {
-        this(variant, start, false);
-    }
-
-    /**
-     * @param variant the variant under test, {@link Variant#NONE} for the library
-     * @param start where the sequence numbers start
-     * @param sequencerCopy with {@link Variant#NONE}: use the unbroken {@link
-     *     BrokenQiSequencer} instead of the library, as the control for its variants
-     */
-    protected QiProtocolModel(Variant variant, Start start, boolean sequencerCopy) {
-        this.variant = variant;
-        if (sequencerCopy || variant.component() == Variant.Component.SEQUENCER) {
-            protocol = new BrokenQiSequencer(variant, unitLock, hardware, start.gen, start.seq);
-        } else {
-            QiSequencer s = QiSequencer.builder(unitLock, hardware)
-                    .startAt(start.gen, start.seq)
-                    .sleepTimeout(0, TimeUnit.NANOSECONDS) // no timeout: a lost wakeup hangs
-                    .build();
-            protocol = WaitProtocol.library(s, variant);
-        }
+    protected QiProtocolModel(ModelParts parts, Start start) {
+        this.parts = parts;
+        protocol = parts.protocol(unitLock, hardware, start.gen, start.seq);
         hardware.attach(protocol);
         Reclaimer<PoolEntry> reclaimer = new Reclaimer<>() {
             @Override
@@ -117,32 +98,22 @@ public abstract class QiProtocolModel {
                 pool.retire(element);
             }
         };
-        list = variant.component() == Variant.Component.LIST
-                ? new BrokenZombieHeadFlushList<>(variant, new PoolEntry(), reclaimer)
-                : new ZombieHeadFlushList<>(new PoolEntry(), reclaimer);
+        list = parts.zombieHeadList(new PoolEntry(), reclaimer);
         task = protocol.task(list, hardware);
     }
 
     /**
      * A synchronous invalidation, as {@code iommu_qi_invalidate_sync}: under the unit
-     * lock, emit a wait descriptor, register as a waiter, advance IQT, wait until the
-     * sequence is processed (sleeping on the unit lock's condition, no timeout).
+     * lock, {@code quiesce}: emit a wait descriptor, register as a waiter, advance IQT, wait
+     * until the sequence is processed (sleeping on the unit lock's condition, no timeout).
      */
     @Operation(blocking = true)
     public void syncInvalidate() {
         try {
             unitLock.lock();
             try {
-                long gseq = protocol.emitWaitSeq(true);
-                int descriptor = hardware.lastEmitted();
-                if (variant == Variant.M6_REGISTER_AFTER_TAIL) {
-                    hardware.advanceTail();
-                    protocol.registerWaiter(); // BROKEN (M6): the task may already have looked
-                } else {
-                    protocol.registerWaiter();
-                    hardware.advanceTail();
-                }
-                protocol.waitForSeq(gseq, false);
+                long gseq = protocol.quiesce(false);
+                int descriptor = hardware.lastIndexOf(GenSeq.seq(gseq));
                 if (hardware.completed() <= descriptor) {
                     violation("waiter for " + GenSeq.toString(gseq)
                             + " returned before the hardware completed its wait descriptor");
@@ -171,29 +142,24 @@ public abstract class QiProtocolModel {
                 long gseq = protocol.emitWaitSeq(true);
                 PoolEntry e = pool.obtain();
                 int descriptor = hardware.lastEmitted();
-                switch (variant) {
-                    case M2_LINK_BEFORE_FILL -> {
-                        list.enqueue(e); // BROKEN (M2): linked with the previous owner's fields
+                parts.unmap(new ModelParts.UnmapSteps() {
+                    @Override
+                    public void fill() {
                         e.item = item;
                         e.descriptor = descriptor;
                         e.setWaitSeq(gseq);
-                        hardware.advanceTail();
                     }
-                    case M9_TAIL_BEFORE_LINK -> {
-                        e.item = item;
-                        e.descriptor = descriptor;
-                        e.setWaitSeq(gseq);
-                        hardware.advanceTail(); // BROKEN (M9): the task may run before the link
+
+                    @Override
+                    public void link() {
                         list.enqueue(e);
                     }
-                    default -> {
-                        e.item = item;
-                        e.descriptor = descriptor;
-                        e.setWaitSeq(gseq);
-                        list.enqueue(e);
+
+                    @Override
+                    public void advanceTail() {
                         hardware.advanceTail();
                     }
-                }
+                });
             } finally {
                 unitLock.unlock();
             }

@@ -19,11 +19,11 @@ import org.jetbrains.lincheck.datastructures.verifier.EpsilonVerifier;
  * beside the producers; some start with entries already unloaded (the initial part), which
  * leaves fewer events for the model checker and so reaches the narrow races sooner.
  *
- * <p>Which scenario exposes which mistake is said on each factory; the variant test shows
- * it. Each factory says where the second sequence number lands for a {@link Start}: across
+ * <p>Which scenario exposes which mistake is said on each factory; the seeded-bugs matrix
+ * shows it. Each factory says where the second sequence number lands for a {@link Start}: across
  * the sign bit or across the 0xFFFFFFFF wrap.
  */
-final class QiProtocolScenarios {
+public final class QiProtocolScenarios {
 
     private QiProtocolScenarios() {
     }
@@ -116,7 +116,7 @@ final class QiProtocolScenarios {
     }
 
     /** The scenarios by name, so that a test can pick the one written for a mistake. */
-    enum Name {
+    public enum Name {
         WAITER_ALONE,
         TASK_RACES_HARDWARE,
         DRAIN_BESIDE_UNLOAD,
@@ -125,7 +125,7 @@ final class QiProtocolScenarios {
         WAITER_BESIDE_UNLOAD;
 
         /** @return whether the scenario can run from {@code start} */
-        boolean appliesTo(Start start) {
+        public boolean appliesTo(Start start) {
             return start != Start.WRAP || (this != TASK_RACES_HARDWARE && this != DRAIN_BESIDE_UNLOAD);
         }
 
@@ -168,7 +168,7 @@ final class QiProtocolScenarios {
         return some;
     }
 
-    static ModelCheckingOptions modelChecking(Start start) {
+    public static ModelCheckingOptions modelChecking(Start start) {
         return modelChecking(INVOCATIONS, all(start));
     }
 
@@ -180,7 +180,7 @@ final class QiProtocolScenarios {
      * @param names the scenarios
      * @return the options
      */
-    static ModelCheckingOptions modelChecking(Start start, List<Name> names) {
+    public static ModelCheckingOptions modelChecking(Start start, List<Name> names) {
         return modelChecking(INVOCATIONS, named(start, names));
     }
 
@@ -209,7 +209,7 @@ final class QiProtocolScenarios {
      * @param start where the sequencer starts
      * @return the options
      */
-    static StressOptions stress(Start start) {
+    public static StressOptions stress(Start start) {
         return stress(LincheckBudget.scale(150, 3_000), all(start));
     }
 

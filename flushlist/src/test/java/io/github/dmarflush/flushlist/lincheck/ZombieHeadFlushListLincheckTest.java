@@ -1,7 +1,6 @@
 package io.github.dmarflush.flushlist.lincheck;
 
 import io.github.dmarflush.flushlist.ZombieHeadFlushList;
-import io.github.dmarflush.flushlist.variants.Variant;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.Test;
 public class ZombieHeadFlushListLincheckTest extends FlushListModel {
 
     public ZombieHeadFlushListLincheckTest() {
-        super(Impl.ZOMBIE_HEAD, Variant.NONE);
+        super(Impl.ZOMBIE_HEAD, ModelParts.LIBRARY);
     }
 
     @Test

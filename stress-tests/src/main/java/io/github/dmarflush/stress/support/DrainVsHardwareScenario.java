@@ -3,6 +3,7 @@ package io.github.dmarflush.stress.support;
 import io.github.dmarflush.flushlist.Reclaimer;
 import io.github.dmarflush.flushlist.TlbFlushList;
 import io.github.dmarflush.flushlist.qi.GenSeq;
+import io.github.dmarflush.seeded.WaitSequencer;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
@@ -27,7 +28,7 @@ public abstract class DrainVsHardwareScenario implements Reclaimer<StressEntry> 
 
     private final UnitLock unitLock = new UnitLock();
     private final FakeQiUnit unit = new FakeQiUnit();
-    private final Sequencer sequencer = Subjects.sequencer(unitLock, unit, 0, FIRST_SEQ);
+    private final WaitSequencer sequencer = Subjects.sequencer(unitLock, unit, 0, FIRST_SEQ);
     private final TlbFlushList<StressEntry> list;
     private int released;
     private int early;

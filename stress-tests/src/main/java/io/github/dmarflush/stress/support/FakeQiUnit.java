@@ -2,6 +2,7 @@ package io.github.dmarflush.stress.support;
 
 import io.github.dmarflush.flushlist.qi.InvalidationCompletionStatus;
 import io.github.dmarflush.flushlist.qi.InvalidationQueue;
+import io.github.dmarflush.seeded.WaitSequencer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -40,7 +41,7 @@ public final class FakeQiUnit implements InvalidationQueue, InvalidationCompleti
     private int interrupts;
     @SuppressWarnings("unused") // through IWC
     private volatile int iwc;
-    private Sequencer sequencer;
+    private WaitSequencer sequencer;
 
     private static final VarHandle IWC;
 
@@ -57,7 +58,7 @@ public final class FakeQiUnit implements InvalidationQueue, InvalidationCompleti
      *
      * @param s the unit's sequencer
      */
-    public void attach(Sequencer s) {
+    public void attach(WaitSequencer s) {
         this.sequencer = s;
     }
 

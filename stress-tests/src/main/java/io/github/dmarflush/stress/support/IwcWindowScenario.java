@@ -2,6 +2,7 @@ package io.github.dmarflush.stress.support;
 
 import io.github.dmarflush.flushlist.Reclaimer;
 import io.github.dmarflush.flushlist.TlbFlushList;
+import io.github.dmarflush.seeded.WaitSequencer;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
@@ -22,7 +23,7 @@ public abstract class IwcWindowScenario implements Reclaimer<StressEntry> {
 
     private final UnitLock unitLock = new UnitLock();
     private final FakeQiUnit unit = new FakeQiUnit();
-    private final Sequencer sequencer = Subjects.sequencer(unitLock, unit, 0, 1);
+    private final WaitSequencer sequencer = Subjects.sequencer(unitLock, unit, 0, 1);
     private final Runnable qiTask;
     private boolean releasedB;
 

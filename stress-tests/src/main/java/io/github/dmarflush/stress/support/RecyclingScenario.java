@@ -65,8 +65,23 @@ public abstract class RecyclingScenario implements Reclaimer<StressEntry> {
         pool.put(new StressEntry(-1));
     }
 
-    /** The producer actor: unmap entries 1..ENTRIES, each under the unit lock. */
+    /**
+     * The producer actor: unmap entries 1..ENTRIES, each under the unit lock. A list that
+     * refuses an element (the library's {@code EntryStillLinkedException} when the drain
+     * handed back an element that is still linked, as seeded bug M1 does) counts as a
+     * violation and ends the producer: the consumer must not spin for ever waiting for it.
+     */
     protected final void produce() {
+        try {
+            produceAll();
+        } catch (IllegalStateException e) {
+            producerViolations++;
+        } finally {
+            producerDone = true;
+        }
+    }
+
+    private void produceAll() {
         for (int id = 1; id <= ENTRIES; id++) {
             StressEntry e = pool.take();
             if (e == null) {
@@ -89,7 +104,6 @@ public abstract class RecyclingScenario implements Reclaimer<StressEntry> {
                 unitLock.unlock();
             }
         }
-        producerDone = true;
     }
 
     /** The consumer actor: drain until everything is delivered (or nothing more comes). */

@@ -3,18 +3,23 @@ package io.github.dmarflush.stress.support;
 import io.github.dmarflush.flushlist.LockedFlushList;
 import io.github.dmarflush.flushlist.Reclaimer;
 import io.github.dmarflush.flushlist.TlbFlushList;
-import io.github.dmarflush.flushlist.ZombieHeadFlushList;
-import io.github.dmarflush.flushlist.qi.QiTask;
-import io.github.dmarflush.stress.variants.BrokenZombieHeadList;
-import io.github.dmarflush.stress.variants.VariantQiTask;
-import io.github.dmarflush.stress.variants.VariantSequencer;
+import io.github.dmarflush.seeded.UnmapSteps;
+import io.github.dmarflush.seeded.Variant;
+import io.github.dmarflush.seeded.WaitSequencer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
 /**
- * Builds the objects under test: the library's classes under {@link Variant#NONE}, a
- * broken copy where the {@linkplain Variant#SELECTED selected variant} concerns that
- * object. The tests build everything through here and never name an implementation.
+ * Builds the objects under test: the library's classes, or, when the JVM runs with
+ * {@code -Ddmarflush.variant=NAME}, the seeded bug of that name from the {@code seeded-bugs}
+ * module (README, "Seeded bugs"), wherever the variant concerns that object. The tests build
+ * everything through here and never name an implementation. An unknown name fails the first
+ * test that reads it, so a typo cannot pass as a clean run.
+ *
+ * <pre>
+ * java -jar stress-tests/target/jcstress.jar -m quick -t RecyclingRace_ZombieHead \
+ *      -jvmArgsPrepend -Ddmarflush.variant=M1
+ * </pre>
  */
 public final class Subjects {
 
@@ -28,21 +33,21 @@ public final class Subjects {
     public static final long SLEEP_TIMEOUT_NANOS =
             TimeUnit.MILLISECONDS.toNanos(Long.getLong("dmarflush.sleepTimeoutMs", 5000));
 
+    /** The implementation this JVM tests: {@code -Ddmarflush.variant}, default the library. */
+    public static final Variant VARIANT = Variant.selected();
+
     private Subjects() {
     }
 
     /**
-     * The zombie-head flush list, or its M1/M2/M3 copy.
+     * The zombie-head flush list, or the variant's copy (M1, M2P, M3).
      *
      * @param dummy the first zombie
      * @param reclaimer the callbacks
      * @return the list
      */
     public static TlbFlushList<StressEntry> zombieHeadList(StressEntry dummy, Reclaimer<? super StressEntry> reclaimer) {
-        return switch (Variant.SELECTED) {
-            case M1, M2, M3 -> new BrokenZombieHeadList(Variant.SELECTED, dummy, reclaimer);
-            default -> new ZombieHeadFlushList<>(dummy, reclaimer);
-        };
+        return VARIANT.zombieHeadList(dummy, reclaimer);
     }
 
     /**
@@ -59,7 +64,7 @@ public final class Subjects {
 
     /**
      * The (gen, seq) protocol for {@code unit}, attached to its status writes: the library's
-     * {@code QiSequencer}, or a copy for M4, M5, FREEBSD_WRAP, M6, M7, SLEEPQ.
+     * {@code QiSequencer}, or the variant's copy (M4, M5, M6, M7, FREEBSD_WRAP).
      *
      * @param unitLock the unit lock
      * @param unit the unit's queue and hardware
@@ -67,36 +72,29 @@ public final class Subjects {
      * @param seq the first sequence number, not 0; the status word starts at {@code seq - 1}
      * @return the sequencer
      */
-    public static Sequencer sequencer(UnitLock unitLock, FakeQiUnit unit, int gen, int seq) {
-        Sequencer s = switch (Variant.SELECTED) {
-            case M4, M5, FREEBSD_WRAP, M6, M7, SLEEPQ ->
-                    new VariantSequencer(Variant.SELECTED, unitLock, unit, gen, seq, SLEEP_TIMEOUT_NANOS);
-            default -> new LibrarySequencer(unitLock, unit, gen, seq, SLEEP_TIMEOUT_NANOS);
-        };
+    public static WaitSequencer sequencer(UnitLock unitLock, FakeQiUnit unit, int gen, int seq) {
+        WaitSequencer s = VARIANT.sequencer(unitLock, unit, gen, seq, SLEEP_TIMEOUT_NANOS);
         unit.attach(s);
         return s;
     }
 
     /**
-     * The QI task ({@code dmar_qi_task}): the library's {@code QiTask} when the sequencer
-     * is the library's and the variant is not M8, otherwise a copy.
+     * The QI task ({@code dmar_qi_task}): the library's {@code QiTask}, or the variant's
+     * (M8, or the same pass over a copy of the sequencer).
      *
      * @param list the flush list
      * @param sequencer the sequencer
      * @param unit the unit (its ICS register)
      * @return the task
      */
-    public static Runnable qiTask(TlbFlushList<?> list, Sequencer sequencer, FakeQiUnit unit) {
-        if (sequencer instanceof LibrarySequencer lib && Variant.SELECTED != Variant.M8) {
-            return new QiTask(list, lib.qi(), unit);
-        }
-        return new VariantQiTask(Variant.SELECTED, list, sequencer, unit);
+    public static Runnable qiTask(TlbFlushList<?> list, WaitSequencer sequencer, FakeQiUnit unit) {
+        return VARIANT.qiTask(list, sequencer, unit);
     }
 
     /**
-     * The unmap path's last step, as {@code iommu_qi_invalidate_locked}: fill the entry
-     * (wait sequence, range), then link it. The caller holds the unit lock. Variant M2L
-     * links first and fills afterwards.
+     * The unmap path's last steps, as {@code iommu_qi_invalidate_locked}: fill the entry
+     * (wait sequence, range), then link it, in the variant's order (M2L links first). The
+     * caller holds the unit lock and advances the queue tail itself.
      *
      * @param list the flush list
      * @param e the entry
@@ -105,16 +103,23 @@ public final class Subjects {
      * @param end IOVA past the range
      */
     public static void fillAndEnqueue(TlbFlushList<StressEntry> list, StressEntry e, long gseq, long start, long end) {
-        if (Variant.SELECTED == Variant.M2L) {
-            list.enqueue(e); // BUG M2L: the consumer may see the entry before its fields
-            e.setWaitSeq(gseq);
-            e.start = start;
-            e.end = end;
-            return;
-        }
-        e.setWaitSeq(gseq);
-        e.start = start;
-        e.end = end;
-        list.enqueue(e);
+        VARIANT.unmap(new UnmapSteps() {
+            @Override
+            public void fill() {
+                e.setWaitSeq(gseq);
+                e.start = start;
+                e.end = end;
+            }
+
+            @Override
+            public void link() {
+                list.enqueue(e);
+            }
+
+            @Override
+            public void advanceTail() {
+                // The tests advance IQT themselves, after this call.
+            }
+        });
     }
 }

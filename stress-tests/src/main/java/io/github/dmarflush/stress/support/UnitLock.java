@@ -1,5 +1,6 @@
 package io.github.dmarflush.stress.support;
 
+import io.github.dmarflush.seeded.TimeoutRecorder;
 import java.util.Date;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,7 +21,7 @@ import java.util.function.BooleanSupplier;
  * came and went without ending this sleep, which is a lost wakeup; if it has not, the
  * waker was simply slower than the timeout (a starved thread on a loaded machine).
  */
-public final class UnitLock extends ReentrantLock {
+public final class UnitLock extends ReentrantLock implements TimeoutRecorder {
 
     private static final long serialVersionUID = 1L;
 
@@ -44,8 +45,10 @@ public final class UnitLock extends ReentrantLock {
 
     /**
      * Records a sleep that ended because its timeout ran out. Called by this lock's
-     * conditions, and by sleep primitives of the test variants that do not use them.
+     * conditions, and by the msleep-style sleep channel of seeded bug M7 that does not use
+     * them.
      */
+    @Override
     public void recordTimedOutWait() {
         if (wakerDone.getAsBoolean()) {
             timedOutAfterWaker.incrementAndGet();

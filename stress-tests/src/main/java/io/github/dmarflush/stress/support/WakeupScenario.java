@@ -2,6 +2,7 @@ package io.github.dmarflush.stress.support;
 
 import io.github.dmarflush.flushlist.Reclaimer;
 import io.github.dmarflush.flushlist.TlbFlushList;
+import io.github.dmarflush.seeded.WaitSequencer;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
@@ -30,7 +31,7 @@ public abstract class WakeupScenario implements Reclaimer<StressEntry> {
 
     private final UnitLock unitLock = new UnitLock();
     private final FakeQiUnit unit = new FakeQiUnit();
-    private final Sequencer sequencer = Subjects.sequencer(unitLock, unit, 0, 1);
+    private final WaitSequencer sequencer = Subjects.sequencer(unitLock, unit, 0, 1);
     private final Runnable qiTask;
     private volatile boolean taskPassDone;
 
