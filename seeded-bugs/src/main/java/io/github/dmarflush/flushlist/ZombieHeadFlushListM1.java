@@ -39,8 +39,8 @@ import java.util.Objects;
  *   <li>Not a {@code java.util.Queue}: no size, no iteration, no removal other than
  *       {@link #drain}, and no element is handed back while it is still the zombie.</li>
  * </ul>
- * No allocation on any path: enqueue and drain only move references between elements the
- * caller owns.
+ * No allocation on the enqueue and drain paths: they only move references between elements
+ * the caller owns (only a rejected call allocates, for its exception).
  *
  * <h2>Thread-safety</h2>
  * {@link #enqueue}: any number of threads, serialized by one lock the caller holds (the
@@ -198,8 +198,10 @@ public final class ZombieHeadFlushListM1<E extends FlushEntry> extends ZhlPad2<E
     }
 
     static String describe(int linkState) {
-        return linkState == FlushEntry.ZOMBIE
-                ? "the zombie head of a flush list"
-                : "linked on a flush list, waiting for its invalidation";
+        return switch (linkState) {
+            case FlushEntry.ZOMBIE -> "the zombie head of a flush list";
+            case FlushEntry.RELEASING -> "being released by a drain, not yet retired";
+            default -> "linked on a flush list, waiting for its invalidation";
+        };
     }
 }

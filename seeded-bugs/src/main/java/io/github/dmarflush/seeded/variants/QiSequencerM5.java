@@ -57,8 +57,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  *
  * <h2>Thread-safety</h2>
- * {@link #emitWaitSeq}, {@link #registerWaiter} and {@link #waitForSeq} require the unit
- * lock held by the caller (checked when it is a {@link ReentrantLock}). {@link #processed}
+ * {@link #emitWaitSeq}, {@link #registerWaiter}, {@link #waitForSeq} and {@link #quiesce}
+ * require the unit lock held by the caller (checked when it is a {@link ReentrantLock}). {@link #processed}
  * needs no lock. {@link #statusWrite} is the hardware's store. {@link #wakeupWaiters} takes
  * the lock itself.
  */
@@ -182,10 +182,14 @@ public final class QiSequencerM5 implements SeqProcessed, WaitSequencer {
      * Thread interrupts do not end the wait (as {@code msleep} without {@code PCATCH}); the
      * interrupt status is restored on return.
      *
-     * @param gseq the packed (gen, seq) to wait for
+     * @param gseq the packed (gen, seq) to wait for, as returned by {@link #emitWaitSeq}
      * @param nowait spin instead of sleeping
      * @throws IllegalStateException if no waiter is registered
-     * @throws IllegalMonitorStateException if the unit lock is not held by the caller
+     * @throws IllegalArgumentException if {@code gseq} is at or past the next (gen, seq) to
+     *     hand out: no status write can ever cover it, so the wait would never end (the
+     *     registration is undone)
+     * @throws IllegalMonitorStateException if the unit lock is a {@link ReentrantLock} not
+     *     held by the caller
      */
     public void waitForSeq(long gseq, boolean nowait) {
         assertLocked("waitForSeq");
@@ -193,6 +197,13 @@ public final class QiSequencerM5 implements SeqProcessed, WaitSequencer {
             throw new IllegalStateException("waitForSeq " + GenSeq.toString(gseq)
                     + " without registerWaiter(): register before advancing the queue tail,"
                     + " or the QI task can miss this waiter");
+        }
+        int genCmp = Integer.compareUnsigned(GenSeq.gen(gseq), gen);
+        if (genCmp > 0 || (genCmp == 0 && Integer.compareUnsigned(GenSeq.seq(gseq), nextSeq) >= 0)) {
+            waiters = waiters - 1;
+            throw new IllegalArgumentException("waitForSeq " + GenSeq.toString(gseq)
+                    + " was never handed out by emitWaitSeq (the next is "
+                    + GenSeq.toString(GenSeq.of(gen, nextSeq)) + "); it would wait forever");
         }
         boolean interrupted = false;
         try {
@@ -229,6 +240,8 @@ public final class QiSequencerM5 implements SeqProcessed, WaitSequencer {
      *
      * @param nowait spin instead of sleeping
      * @return the packed (gen, seq) that was waited for
+     * @throws IllegalMonitorStateException if the unit lock is a {@link ReentrantLock} not
+     *     held by the caller
      */
     public long quiesce(boolean nowait) {
         long gseq = emitWaitSeq(true);
@@ -240,9 +253,11 @@ public final class QiSequencerM5 implements SeqProcessed, WaitSequencer {
 
     /**
      * If a synchronous waiter is registered, takes the unit lock and wakes all waiters. The
-     * QI task's last step. Taking the lock guarantees that a waiter that saw "not processed"
-     * is already asleep on the condition, so the signal is not lost. Call it without the
-     * unit lock.
+     * QI task's last step, as the {@code wakeup(&inv_seq_waiters)} under the unit lock at
+     * the end of {@code dmar_qi_task}. Taking the lock guarantees that a waiter that saw "not
+     * processed" is already asleep on the condition, so the signal is not lost. Call it
+     * without the unit lock (with a {@link ReentrantLock} held by the caller it still works,
+     * re-entering the lock).
      */
     public void wakeupWaiters() {
         if (waiters > 0) {
@@ -337,12 +352,14 @@ public final class QiSequencerM5 implements SeqProcessed, WaitSequencer {
          * The longest a waiter sleeps before it re-checks on its own. 0 means no timeout:
          * only a wakeup ends a sleep, which makes a lost wakeup a hang (for model checking).
          *
-         * @param timeout the timeout, 0 or more
+         * @param timeout the timeout, 0 or more; saturates at {@code Long.MAX_VALUE} ns
          * @param unit its unit
          * @return this builder
          * @throws IllegalArgumentException if {@code timeout} is negative
+         * @throws NullPointerException if {@code unit} is null
          */
         public Builder sleepTimeout(long timeout, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
             if (timeout < 0) {
                 throw new IllegalArgumentException("sleep timeout must be 0 (none) or positive, got " + timeout);
             }

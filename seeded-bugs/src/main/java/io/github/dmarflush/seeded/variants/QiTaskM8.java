@@ -23,7 +23,7 @@ import java.util.Objects;
  * </ol>
  * With a {@link io.github.dmarflush.flushlist.ZombieHeadFlushList} the task takes the unit
  * lock only for step 3; with the {@link io.github.dmarflush.flushlist.LockedFlushList}
- * baseline each drain takes it once per entry.
+ * baseline each drain takes it once, and again after each entry it releases.
  *
  * <h2>Thread-safety</h2>
  * Run by one thread at a time (the unit's task queue thread). The counters may be read
@@ -52,7 +52,12 @@ public final class QiTaskM8 implements Runnable {
         this.ics = Objects.requireNonNull(ics, "ics");
     }
 
-    /** One pass of the task, as described in the class documentation. */
+    /**
+     * One pass of the task, as described in the class documentation.
+     *
+     * @throws io.github.dmarflush.flushlist.ConcurrentDrainException if another thread is
+     *     running a pass on the same {@link io.github.dmarflush.flushlist.ZombieHeadFlushList}
+     */
     @Override
     public void run() {
         long first = flushList.drain(sequencer);
