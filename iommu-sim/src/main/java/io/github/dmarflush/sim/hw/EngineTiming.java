@@ -21,11 +21,22 @@ public record EngineTiming(long iotlbNanos, long contextNanos, long iecNanos, lo
     public static final EngineTiming NONE = new EngineTiming(0, 0, 0, 0, 0, 0);
 
     /**
-     * @throws IllegalArgumentException if a time is negative
+     * The longest latency or jitter the model accepts, ns: one second. Real units take
+     * microseconds per descriptor; beyond a second a run would only look hung.
+     */
+    public static final long MAX_NANOS = 1_000_000_000L;
+
+    /**
+     * @throws IllegalArgumentException if a time is negative or above {@link #MAX_NANOS}
      */
     public EngineTiming {
         if (iotlbNanos < 0 || contextNanos < 0 || iecNanos < 0 || waitNanos < 0 || jitterNanos < 0) {
             throw new IllegalArgumentException("descriptor latencies and jitter must be >= 0 ns");
+        }
+        if (iotlbNanos > MAX_NANOS || contextNanos > MAX_NANOS || iecNanos > MAX_NANOS || waitNanos > MAX_NANOS
+                || jitterNanos > MAX_NANOS) {
+            throw new IllegalArgumentException("descriptor latencies and jitter must be at most " + MAX_NANOS
+                    + " ns (1 s), got " + describe(iotlbNanos, contextNanos, iecNanos, waitNanos, jitterNanos));
         }
     }
 
@@ -58,7 +69,10 @@ public record EngineTiming(long iotlbNanos, long contextNanos, long iecNanos, lo
 
     @Override
     public String toString() {
-        return String.format("iotlb=%dns ctx=%dns iec=%dns wait=%dns jitter=%dns", iotlbNanos, contextNanos,
-                iecNanos, waitNanos, jitterNanos);
+        return describe(iotlbNanos, contextNanos, iecNanos, waitNanos, jitterNanos);
+    }
+
+    private static String describe(long iotlb, long ctx, long iec, long wait, long jitter) {
+        return String.format("iotlb=%dns ctx=%dns iec=%dns wait=%dns jitter=%dns", iotlb, ctx, iec, wait, jitter);
     }
 }

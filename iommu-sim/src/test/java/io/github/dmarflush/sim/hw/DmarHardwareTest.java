@@ -3,6 +3,7 @@ package io.github.dmarflush.sim.hw;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.dmarflush.sim.pgtbl.PageTable;
@@ -28,6 +29,16 @@ class DmarHardwareTest {
         while (!cond.getAsBoolean()) {
             Thread.sleep(1);
         }
+    }
+
+    @Test
+    void engineTimingRefusesLatenciesTheEngineCouldNotHonour() {
+        // Long.MAX_VALUE jitter used to overflow the engine's random bound and kill its thread.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new EngineTiming(0, 0, 0, 0, Long.MAX_VALUE, 1));
+        assertTrue(e.getMessage().contains("at most 1000000000 ns"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> EngineTiming.uniform(EngineTiming.MAX_NANOS + 1));
+        assertEquals(EngineTiming.MAX_NANOS, new EngineTiming(0, 0, 0, 0, EngineTiming.MAX_NANOS, 1).jitterNanos());
     }
 
     @Test
