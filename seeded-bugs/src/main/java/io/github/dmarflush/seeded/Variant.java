@@ -122,8 +122,8 @@ public enum Variant {
         try {
             return valueOf(n);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("-D" + PROPERTY + "=" + name + " is not one of "
-                    + Arrays.toString(values()), e);
+            throw new IllegalArgumentException("unknown variant " + name + ": not one of "
+                    + Arrays.toString(values()) + " (as -D" + PROPERTY + ", --rows or --diff)", e);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.github.dmarflush.seeded.matrix;
 
-import java.util.Locale;
-
 /** The matrix's columns: the checks. */
 public enum Column {
     /** {@link UnitChecks}, in a child JVM. */
@@ -29,8 +27,15 @@ public enum Column {
     /**
      * @param name a label or constant name, any case
      * @return the column
+     * @throws IllegalArgumentException if no column has that name
      */
     public static Column byName(String name) {
-        return valueOf(name.trim().toUpperCase(Locale.ROOT));
+        for (Column c : values()) {
+            if (c.name().equalsIgnoreCase(name.trim()) || c.label().equalsIgnoreCase(name.trim())) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("unknown column " + name + ": not one of "
+                + java.util.Arrays.stream(values()).map(Column::label).toList());
     }
 }

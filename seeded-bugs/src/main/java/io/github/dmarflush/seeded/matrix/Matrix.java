@@ -276,8 +276,12 @@ public final class Matrix {
         sb.append('\n');
         sb.append(String.format(Locale.ROOT, "Wall time of the run: %.0f s.%n", seconds));
         if (verdict.isEmpty()) {
-            sb.append("Verdict: the correct row passed every check it ran; every variant that ran was caught by at"
-                    + " least one check.\n");
+            Map<Column, Cell> correct = cells.get(Variant.CORRECT);
+            boolean correctRan = correct != null && correct.values().stream()
+                    .anyMatch(c -> c.outcome() == Outcome.PASSED || c.outcome() == Outcome.CAUGHT);
+            sb.append(correctRan ? "Verdict: the correct row passed every check it ran;"
+                    : "Verdict: the correct row was not run (add CORRECT to --rows);");
+            sb.append(" every variant that ran was caught by at least one check.\n");
         } else {
             sb.append("Verdict: FAILED\n");
             verdict.forEach(l -> sb.append("  ").append(l).append('\n'));
