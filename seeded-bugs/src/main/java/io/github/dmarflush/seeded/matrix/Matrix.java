@@ -192,9 +192,11 @@ public final class Matrix {
             for (Column c : Column.values()) {
                 String na = Plan.notApplicable(c, v);
                 Cell cell;
-                if (na != null) {
+                if (!o.columns().contains(c)) {
+                    cell = new Cell(Outcome.NOT_RUN, 0, "");
+                } else if (na != null) {
                     cell = new Cell(Outcome.NA, 0, na);
-                } else if (!o.columns().contains(c) || (o.fast() && !Plan.fast(c, v))) {
+                } else if (o.fast() && !Plan.fast(c, v)) {
                     cell = new Cell(Outcome.NOT_RUN, 0, "");
                 } else {
                     cell = runCell(c, v, o.root(), work);
