@@ -196,13 +196,8 @@ class FlushListTest {
         var f = kind.fixture();
         TestEntry a = f.enqueue(1, 1);
         f.enqueue(2, 2);
-        f.unitLock.lock();
-        try {
-            var e = assertThrows(EntryStillLinkedException.class, () -> f.list.enqueue(a));
-            assertTrue(e.getMessage().contains("still linked"), e.getMessage());
-        } finally {
-            f.unitLock.unlock();
-        }
+        var e = assertThrows(EntryStillLinkedException.class, () -> f.enqueueLocked(f.list, a));
+        assertTrue(e.getMessage().contains("still linked"), e.getMessage());
         assertEquals(2, f.list.drain(upTo(2)));
         assertEquals(List.of(1, 2), f.reclaimer.releasedIds);
     }
@@ -355,18 +350,9 @@ class FlushListTest {
                 }
             }
         };
-        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
-                ? new ZombieHeadFlushList<>(new TestEntry(-1), checking)
-                : new LockedFlushList<>(f.unitLock, checking);
+        TlbFlushList<TestEntry> list = f.newList(checking);
         for (int id = 1; id <= 3; id++) {
-            TestEntry e = new TestEntry(id);
-            e.setWaitSeq(id);
-            f.unitLock.lock();
-            try {
-                list.enqueue(e);
-            } finally {
-                f.unitLock.unlock();
-            }
+            f.enqueueNew(list, id, id);
         }
         assertEquals(3, list.drain(upTo(3)));
         assertEquals(List.of(), heldIn, "callbacks called with the unit lock held");
@@ -391,18 +377,9 @@ class FlushListTest {
                 f.reclaimer.retireElement(element);
             }
         };
-        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
-                ? new ZombieHeadFlushList<>(new TestEntry(-1), throwing)
-                : new LockedFlushList<>(f.unitLock, throwing);
+        TlbFlushList<TestEntry> list = f.newList(throwing);
         for (int id = 1; id <= 3; id++) {
-            TestEntry e = new TestEntry(id);
-            e.setWaitSeq(id);
-            f.unitLock.lock();
-            try {
-                list.enqueue(e);
-            } finally {
-                f.unitLock.unlock();
-            }
+            f.enqueueNew(list, id, id);
         }
         assertSame(boom, assertThrows(RuntimeException.class, () -> list.drain(upTo(3))));
         assertEquals(List.of(1), f.reclaimer.releasedIds, "the drain stopped at the throwing callback");
@@ -423,13 +400,10 @@ class FlushListTest {
             @Override
             public void releaseItem(TestEntry entry) {
                 f.reclaimer.releaseItem(entry);
-                f.unitLock.lock();
                 try {
-                    f.list.enqueue(entry);
+                    f.enqueueLocked(f.list, entry);
                 } catch (EntryStillLinkedException e) {
                     thrown.add(e);
-                } finally {
-                    f.unitLock.unlock();
                 }
             }
 
@@ -438,31 +412,17 @@ class FlushListTest {
                 f.reclaimer.retireElement(element);
             }
         };
-        TlbFlushList<TestEntry> list = kind == ListKind.ZOMBIE_HEAD
-                ? new ZombieHeadFlushList<>(new TestEntry(-1), recycling)
-                : new LockedFlushList<>(f.unitLock, recycling);
-        TestEntry a = new TestEntry(1);
-        a.setWaitSeq(1);
-        f.unitLock.lock();
-        try {
-            list.enqueue(a);
-        } finally {
-            f.unitLock.unlock();
-        }
+        TlbFlushList<TestEntry> list = f.newList(recycling);
+        TestEntry a = f.enqueueNew(list, 1, 1);
         // f.list is another list with the same lock: the entry must not go onto it either.
         assertEquals(1, list.drain(upTo(1)));
         assertEquals(1, thrown.size(), "re-enqueue from releaseItem was accepted");
         String why = kind == ListKind.ZOMBIE_HEAD ? "the zombie head" : "being released by a drain";
         assertTrue(thrown.get(0).getMessage().contains(why), thrown.get(0).getMessage());
         assertTrue(f.list.isEmpty());
-        // Once retired it may be enqueued again.
-        f.unitLock.lock();
-        try {
-            if (kind == ListKind.LOCKED) {
-                list.enqueue(a);
-            }
-        } finally {
-            f.unitLock.unlock();
+        // Once retired it may be enqueued again (on the zombie-head list it is still the zombie).
+        if (kind == ListKind.LOCKED) {
+            f.enqueueLocked(list, a);
         }
     }
 

@@ -12,9 +12,32 @@ enum ListKind {
         final TlbFlushList<TestEntry> list;
 
         Fixture() {
-            list = ListKind.this == ZOMBIE_HEAD
-                    ? new ZombieHeadFlushList<>(new TestEntry(-1), reclaimer)
-                    : new LockedFlushList<>(unitLock, reclaimer);
+            list = newList(reclaimer);
+        }
+
+        /** Another list of this kind on this fixture's unit lock, with its own reclaimer. */
+        TlbFlushList<TestEntry> newList(Reclaimer<TestEntry> r) {
+            return ListKind.this == ZOMBIE_HEAD
+                    ? new ZombieHeadFlushList<>(new TestEntry(-1), r)
+                    : new LockedFlushList<>(unitLock, r);
+        }
+
+        /** Enqueues a fresh entry (not from the pool) on {@code l} under the unit lock. */
+        TestEntry enqueueNew(TlbFlushList<TestEntry> l, int id, long gseq) {
+            TestEntry e = new TestEntry(id);
+            e.setWaitSeq(gseq);
+            enqueueLocked(l, e);
+            return e;
+        }
+
+        /** Enqueues {@code e} on {@code l} under the unit lock. */
+        void enqueueLocked(TlbFlushList<TestEntry> l, TestEntry e) {
+            unitLock.lock();
+            try {
+                l.enqueue(e);
+            } finally {
+                unitLock.unlock();
+            }
         }
 
         /** Enqueues under the unit lock, as a producer must. */
