@@ -291,6 +291,16 @@ public final class IommuSim implements Callable<Integer> {
         }
     }
 
+    /**
+     * Exit code 2 with one line on stderr: a wrong option, input that cannot be read, or
+     * output that cannot be written.
+     */
+    private static int usageError(PrintWriter err, String message) {
+        err.println("iommu-sim: " + message);
+        err.flush();
+        return 2;
+    }
+
     /** The reason of an I/O failure in a few words, without the exception's class name. */
     private static String why(IOException e) {
         return e instanceof java.nio.file.NoSuchFileException ? "no such file"
@@ -333,13 +343,9 @@ public final class IommuSim implements Callable<Integer> {
             try {
                 events = TraceFormat.read(trace);
             } catch (TraceFormat.MalformedTraceException e) {
-                err.println("iommu-sim: " + e.getMessage());
-                err.flush();
-                return 2;
+                return usageError(err, e.getMessage());
             } catch (IOException e) {
-                err.println("iommu-sim: cannot read trace " + trace + ": " + why(e));
-                err.flush();
-                return 2;
+                return usageError(err, "cannot read trace " + trace + ": " + why(e));
             }
         }
         WorkloadConfig wc = new WorkloadConfig(threads, warmup, duration, packetSize, seed, requestSize, segmentSize,
@@ -352,9 +358,7 @@ public final class IommuSim implements Callable<Integer> {
                 recorder = new TraceRecorder(new PrintWriter(Files.newBufferedWriter(recordTrace,
                         StandardCharsets.UTF_8)), recordLimit);
             } catch (IOException e) {
-                err.println("iommu-sim: cannot write " + recordTrace + ": " + why(e));
-                err.flush();
-                return 2;
+                return usageError(err, "cannot write " + recordTrace + ": " + why(e));
             }
         }
         try {
@@ -384,9 +388,7 @@ public final class IommuSim implements Callable<Integer> {
                 if (recorder != null) {
                     recorder.close();
                     if (recorder.failed()) {
-                        err.println("iommu-sim: cannot write " + recordTrace + ": write error (disk full?)");
-                        err.flush();
-                        return 2;
+                        return usageError(err, "cannot write " + recordTrace + ": write error (disk full?)");
                     }
                     err.println("iommu-sim: recorded " + recorder.written() + " map/unmap events to " + recordTrace);
                     recorder = null;
@@ -415,18 +417,14 @@ public final class IommuSim implements Callable<Integer> {
         if (out.checkError()) {
             // PrintWriter does not throw: without this a full disk or a closed pipe under
             // `iommu-sim --json > results.json` would end with exit code 0 and no report.
-            err.println("iommu-sim: cannot write the report to standard output");
-            err.flush();
-            return 2;
+            return usageError(err, "cannot write the report to standard output");
         }
         if (html != null) {
             try {
                 Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()),
                         StandardCharsets.UTF_8);
             } catch (IOException e) {
-                err.println("iommu-sim: cannot write --html " + html + ": " + why(e));
-                err.flush();
-                return 2;
+                return usageError(err, "cannot write --html " + html + ": " + why(e));
             }
             err.println("iommu-sim: wrote " + html);
         }
