@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A workload that runs {@code threads} simulated CPUs, each repeating one operation (a
@@ -59,8 +58,11 @@ public abstract class Workload {
         final int index;
         final CountDownLatch started;
         volatile boolean stop;
-        final AtomicLong ops = new AtomicLong();
-        final AtomicLong bytes = new AtomicLong();
+        /**
+         * Operations and bytes so far, published together in one volatile write so that a
+         * reader never pairs the operation count of one step with the byte count of another.
+         */
+        volatile Tally tally = Tally.ZERO;
         long integrityErrors;
         long faults;
         DmaFault firstFault;
@@ -111,8 +113,7 @@ public abstract class Workload {
                 while (!stop) {
                     b += step();
                     n++;
-                    ops.lazySet(n);
-                    bytes.lazySet(b);
+                    tally = new Tally(n, b);
                 }
                 finish();
             } catch (Throwable t) {
@@ -153,10 +154,19 @@ public abstract class Workload {
         return started;
     }
 
-    private static long sum(Cpu[] cpus, boolean bytes) {
-        long s = 0;
+    /** A CPU's operation and byte counts after the same step. */
+    record Tally(long ops, long bytes) {
+        static final Tally ZERO = new Tally(0, 0);
+
+        Tally plus(Tally o) {
+            return new Tally(ops + o.ops, bytes + o.bytes);
+        }
+    }
+
+    private static Tally sum(Cpu[] cpus) {
+        Tally s = Tally.ZERO;
         for (Cpu c : cpus) {
-            s += bytes ? c.bytes.get() : c.ops.get();
+            s = s.plus(c.tally);
         }
         return s;
     }
@@ -181,7 +191,7 @@ public abstract class Workload {
             }
             TimeUnit.NANOSECONDS.sleep(Math.min(end - now, TimeUnit.SECONDS.toNanos(1)));
             long t = System.nanoTime();
-            progress.progress(name, (t - start) / 1e9, nanos / 1e9, sum(cpus, false) - base);
+            progress.progress(name, (t - start) / 1e9, nanos / 1e9, sum(cpus).ops() - base);
         }
     }
 
@@ -303,13 +313,11 @@ public abstract class Workload {
 
         resetWindow(machine);
         QiCounters c0 = QiCounters.capture(machine);
-        long p0 = sum(cpus, false);
-        long b0 = sum(cpus, true);
+        Tally w0 = sum(cpus);
         long t0 = System.nanoTime();
-        phase("measure", config.duration().toNanos(), cpus, p0, progress);
+        phase("measure", config.duration().toNanos(), cpus, w0.ops(), progress);
         long t1 = System.nanoTime();
-        long p1 = sum(cpus, false);
-        long b1 = sum(cpus, true);
+        Tally w1 = sum(cpus);
         QiCounters qi = QiCounters.capture(machine).minus(c0);
         List<LockSiteSample> locks = sampleLocks(machine);
         List<InvalidationStacks.Row> stacks = sampleStacks(machine);
@@ -336,7 +344,7 @@ public abstract class Workload {
             problems.add(integrity + " " + opUnit() + " did not arrive intact");
         }
         endOfRunChecks(machine, problems);
-        return new RunResult(name(), machine.config(), config, t1 - t0, p1 - p0, opUnit(), b1 - b0, locks, qi,
+        return new RunResult(name(), machine.config(), config, t1 - t0, w1.ops() - w0.ops(), opUnit(), w1.bytes() - w0.bytes(), locks, qi,
                 stacks, integrity, 0, List.of(), List.copyOf(problems));
     }
 }
