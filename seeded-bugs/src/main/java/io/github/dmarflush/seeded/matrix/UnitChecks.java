@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -288,48 +289,50 @@ final class UnitChecks {
     }
 
     /**
-     * From (7, 0xFFFFFFFE): entry 1 takes the last seq of generation 7; the next number wraps.
-     * A hardware thread completes what IQT publishes after 100 ms. When the wrap returns, the
-     * old generation must be done: entry 1 is processed only if its descriptor completed (M5).
+     * From (7, 0xFFFFFFFE): entry 1 takes the last seq of generation 7; the next number wraps
+     * (M5). The wrapping {@code emitWaitSeq} runs on its own thread while the hardware
+     * completes nothing, so a correct wrap cannot return: it spins on seq 0xFFFFFFFF. A wrap
+     * that returns anyway, with entry 1 reading processed, is M5, whatever the scheduling.
+     * After {@value #WRAP_SPIN_MILLIS} ms the wrap is taken to be spinning; the hardware then
+     * completes, and the wrap must return in generation 8.
      */
     static String wrapWaitsForTheOldGenerationsLastSeq(Variant v) throws InterruptedException {
         Rig r = rig(v, 7, 0xFFFF_FFFE);
-        Thread hardware = new Thread(() -> {
-            try {
-                for (;;) {
-                    r.hw.awaitPublished();
-                    Thread.sleep(100);
-                    r.hw.completeAll();
-                }
-            } catch (InterruptedException e) {
-                // done
-            }
-        }, "hardware");
-        hardware.setDaemon(true);
-        hardware.start();
-        try {
-            Entry e1 = r.unmap(new Entry(1));
+        Entry e1 = r.unmap(new Entry(1));
+        AtomicReference<String> seen = new AtomicReference<>();
+        Thread wrapper = new Thread(() -> {
             r.lock.lock();
             try {
                 r.s.emitWaitSeq(true); // wraps to (8, 1)
                 boolean processed = r.s.processed(e1.waitSeq());
                 boolean done = r.hw.completed > e1.descriptor;
                 if (processed && !done) {
-                    return "right after the wrap " + GenSeq.toString(e1.waitSeq())
-                            + " reads processed, but the hardware has not completed it";
+                    seen.set("right after the wrap " + GenSeq.toString(e1.waitSeq())
+                            + " reads processed, but the hardware has not completed it");
+                } else if (r.s.gen() != 8) {
+                    seen.set("the wrap did not start generation 8");
                 }
-                if (r.s.gen() != 8) {
-                    return "the wrap did not start generation 8";
-                }
+            } catch (RuntimeException | Error e) {
+                seen.set("the wrap threw " + e);
             } finally {
                 r.lock.unlock();
             }
-            return null;
-        } finally {
-            hardware.interrupt();
-            hardware.join(5_000);
+        }, "wrapping producer");
+        wrapper.setDaemon(true);
+        wrapper.start();
+        wrapper.join(WRAP_SPIN_MILLIS);
+        if (wrapper.isAlive()) {
+            r.hw.completeAll(); // the wrap's descriptor is published by now: it spins on it
+            wrapper.join(10_000);
+            if (wrapper.isAlive()) {
+                return "the wrap still spins after the hardware completed seq 0xFFFFFFFF";
+            }
         }
+        return seen.get();
     }
+
+    /** How long the wrap check lets a correct wrap spin before the hardware completes. */
+    static final long WRAP_SPIN_MILLIS = 1_000;
 
     /**
      * From (0, 0xFFFFFFFF): the first number wraps to (1, 1), the second, (1, 2), is queued
@@ -390,10 +393,10 @@ final class UnitChecks {
     }
 
     /**
-     * The wakeup race, made to happen: a waiter ({@code quiesce}, sleeping, 2 s timeout) finds
+     * The wakeup race, made to happen: a waiter ({@code quiesce}, sleeping, 5 s timeout) finds
      * its seq unprocessed; just before it gets on the sleep channel, the hardware completes the
-     * descriptor and the QI task runs on another thread, and the waiter gives that thread one
-     * second (a loaded machine may keep a new thread off the CPU for a while). A task that wakes under the unit lock cannot finish before the waiter sleeps, and
+     * descriptor and the QI task runs on another thread, and the waiter waits until that task
+     * has finished or is blocked on the unit lock. A task that wakes under the unit lock cannot finish before the waiter sleeps, and
      * its wakeup ends the sleep; one that wakes without the lock finishes at once, its wakeup
      * finds nobody, and the waiter sleeps until its timeout (M7). Every variant runs on an
      * {@link MsleepLock} (msleep/wakeup semantics) here, so this is also M7's control.
@@ -401,7 +404,7 @@ final class UnitChecks {
     static String wakeupCannotFallBetweenACheckAndItsSleep(Variant v) throws InterruptedException {
         CountingLock lock = new CountingLock();
         MsleepLock msleep = new MsleepLock(lock);
-        Rig r = new Rig(v, new FakeUnit(), lock, msleep, 0, 1, TimeUnit.SECONDS.toNanos(2));
+        Rig r = new Rig(v, new FakeUnit(), lock, msleep, 0, 1, TimeUnit.SECONDS.toNanos(5));
         CountDownLatch taskDone = new CountDownLatch(1);
         Thread[] taskThread = new Thread[1];
         msleep.beforeSleep(() -> {
@@ -415,8 +418,14 @@ final class UnitChecks {
             }, "hardware and QI task");
             taskThread[0].setDaemon(true);
             taskThread[0].start();
+            // Until the task has either finished (a wakeup without the lock) or is blocked on
+            // the unit lock this thread holds (a wakeup under it): no fixed delay to outlast.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             try {
-                taskDone.await(1, TimeUnit.SECONDS);
+                while (!taskDone.await(1, TimeUnit.MILLISECONDS) && !lock.hasQueuedThread(taskThread[0])
+                        && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
