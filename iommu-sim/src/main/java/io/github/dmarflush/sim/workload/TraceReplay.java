@@ -198,7 +198,7 @@ public final class TraceReplay {
         if (integrity > 0) {
             problems.add(integrity + " mapped ranges did not receive their stamp");
         }
-        Workload.endOfRunChecks(machine, problems);
+        Workload.endOfRunChecks(machine, problems, notes);
         return new RunResult("replay " + traceName, machine.config(), config, Math.max(1, t1 - t0), events.size(),
                 "events", bytes, locks, qi, stacks, integrity, notMapped, List.copyOf(notes), List.copyOf(problems));
     }
