@@ -52,7 +52,6 @@ class FakeUnit implements InvalidationQueue, InvalidationCompletionStatus {
     public void advanceTail() {
         synchronized (this) {
             tail = ring.size();
-            notifyAll();
         }
         if (onAdvanceTail != null) {
             onAdvanceTail.run();
@@ -88,13 +87,6 @@ class FakeUnit implements InvalidationQueue, InvalidationCompletionStatus {
 
     void completeAll() {
         completeUpTo(tail);
-    }
-
-    /** Waits until IQT is past IQH; for a hardware thread. */
-    synchronized void awaitPublished() throws InterruptedException {
-        while (tail == completed) {
-            wait();
-        }
     }
 
     @Override

@@ -424,7 +424,7 @@ final class UnitChecks {
             try {
                 while (!taskDone.await(1, TimeUnit.MILLISECONDS) && !lock.hasQueuedThread(taskThread[0])
                         && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
+                    // poll again: the task is still running, or not yet at the lock
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
