@@ -28,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe. Not reentrant in spirit (FreeBSD mutexes are not recursive unless asked),
  * although the underlying {@link ReentrantLock} would allow it.
  */
-public final class LockstatMutex {
+public final class LockstatMutex implements SimMutex {
 
     private final String name;
     private final long spinNanos;
@@ -50,7 +50,7 @@ public final class LockstatMutex {
         this.spinNanos = unit.toNanos(spin);
     }
 
-    /** @return the lock's name */
+    @Override
     public String name() {
         return name;
     }
@@ -62,6 +62,7 @@ public final class LockstatMutex {
      * @param caller the call site, a FreeBSD function name
      * @return the view
      */
+    @Override
     public synchronized Lock site(String caller) {
         for (SiteStats s : sites) {
             if (s.caller().equals(caller)) {
@@ -73,12 +74,12 @@ public final class LockstatMutex {
         return new Site(s);
     }
 
-    /** @return the statistics of every call site created so far */
+    @Override
     public synchronized List<SiteStats> sites() {
         return List.copyOf(sites);
     }
 
-    /** Zeroes every site's statistics (at the start of a measurement window). */
+    @Override
     public synchronized void resetStats() {
         sites.forEach(SiteStats::reset);
     }

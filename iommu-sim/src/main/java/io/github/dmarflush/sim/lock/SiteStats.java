@@ -29,28 +29,44 @@ public final class SiteStats {
     private final ConcurrentHistogram spinHistogram = new ConcurrentHistogram(2);
     private final ConcurrentHistogram blockHistogram = new ConcurrentHistogram(2);
 
-    SiteStats(String lockName, String caller) {
+    /**
+     * @param lockName the lock's name
+     * @param caller the call site
+     */
+    public SiteStats(String lockName, String caller) {
         this.lockName = lockName;
         this.caller = caller;
     }
 
-    void acquired() {
+    /** Records an acquisition, contended or not. For mutex implementations. */
+    public void acquired() {
         acquisitions.increment();
     }
 
-    void spun(long nanos) {
+    /**
+     * Records a spin event. For mutex implementations.
+     *
+     * @param nanos time spent spinning, ns
+     */
+    public void spun(long nanos) {
         spinEvents.increment();
         spinNanos.add(nanos);
         spinHistogram.recordValue(Math.max(0, nanos));
     }
 
-    void blocked(long nanos) {
+    /**
+     * Records a block event. For mutex implementations.
+     *
+     * @param nanos time spent blocked, ns
+     */
+    public void blocked(long nanos) {
         blockEvents.increment();
         blockNanos.add(nanos);
         blockHistogram.recordValue(Math.max(0, nanos));
     }
 
-    void reset() {
+    /** Zeroes the statistics. */
+    public void reset() {
         acquisitions.reset();
         spinEvents.reset();
         spinNanos.reset();

@@ -1,0 +1,15 @@
+package io.github.dmarflush.sim.kern;
+
+/** One simulated CPU: the thread on it, and what it has done. Package-private state of {@link Kernel}. */
+final class Cpu {
+    final int index;
+    KThread thread;
+    KThread last;
+    /** When interrupt handlers queued on this CPU will be done. */
+    long interruptBusyUntil;
+    long interruptNanos;
+
+    Cpu(int index) {
+        this.index = index;
+    }
+}
