@@ -1,23 +1,18 @@
 package io.github.dmarflush.sim.hw;
 
 import io.github.dmarflush.sim.pgtbl.PageTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
- * One DMAR unit's hardware: its registers, the invalidation-queue engine that runs as a
- * separate agent on its own thread, the IOTLB, the context entries and their cache, the
- * fault-recording registers, and the DMA path devices use.
+ * One DMAR unit's hardware as software sees it: its registers, wired to the three parts that
+ * do the work: the invalidation-queue engine ({@link QiEngine}, driven by an
+ * {@link EngineDriver} of the run's clock), the DMA remapping path with the context cache,
+ * the IOTLB and the fault-recording registers ({@link DmaRemapper}), and the IOTLB itself.
  *
  * <h2>Registers (the queued-invalidation subset and fault recording)</h2>
  * <ul>
@@ -43,18 +38,9 @@ import java.util.function.IntConsumer;
  *       finds its register still holding an unread fault is dropped and sets FSTS.PFO.</li>
  * </ul>
  *
- * <h2>The engine</h2>
- * A thread executes descriptors in ring order from IQH to IQT, spending the configured
- * {@link EngineTiming} on each. It first checks the descriptor: an unsupported type or a
- * reserved bit set stops it at that descriptor with FSTS.IQE set and IQH pointing at it,
- * until software clears IQE. IOTLB invalidations drop cached translations; context-cache
- * invalidations drop cached context entries; a wait descriptor with SW performs the status
- * write (4 bytes of status data at the address in its upper quadword); with IF it sets
- * ICS.IWC and raises the completion interrupt only if IWC went from 0 to 1 (and IECTL.IM is
- * clear). IQH moves past a descriptor only once it is done. The engine polls an empty queue
- * for {@value #IDLE_POLL_NANOS} ns and then parks; an IQT write wakes it. It can be halted
- * and single-stepped ({@link #haltEngine()}, {@link #stepEngine(int)}), as one would with a
- * hardware debugger, to put the queue into states tests need.
+ * <p>A write that can give the engine work (IQT, GCMD.QIE, FSTS.IQE, resuming or stepping a
+ * halted engine) kicks the engine's driver; with the real-thread clock that wakes the engine
+ * thread, with the virtual clock it schedules the next descriptor's completion.
  *
  * <h2>Thread-safety</h2>
  * Registers are volatile or atomic; any thread may read them. Software serializes its own
@@ -79,22 +65,18 @@ public final class DmarHardware implements AutoCloseable {
     /** IQA: descriptor width bit (1 = 256-bit, unsupported here). */
     public static final long IQA_DW = 1L << 11;
     /** Number of fault-recording registers (CAP.NFR + 1). */
-    public static final int FAULT_RECORDS = 8;
-
-    /** How long the engine polls an empty queue before it parks, ns. */
-    private static final long IDLE_POLL_NANOS = 50_000;
+    public static final int FAULT_RECORDS = DmaRemapper.FAULT_RECORDS;
 
     private final String name;
     private final Iotlb iotlb;
     private final PhysicalMemory memory;
     private final EngineTiming timing;
+    private final DmaRemapper remapper;
+    private final QiEngine engine;
+    private final EngineDriver driver;
     /** CPU stall per register access; set before the unit is used. */
     private volatile RegisterTiming registerTiming = RegisterTiming.NONE;
     private final Map<Long, IntConsumer> statusWords = new ConcurrentHashMap<>();
-    /** The context table as software wrote it: source id to entry. */
-    private final Map<Integer, ContextEntry> contextTable = new ConcurrentHashMap<>();
-    /** The context cache: present entries the hardware has fetched, until invalidated. */
-    private final Map<Integer, ContextEntry> contextCache = new ConcurrentHashMap<>();
 
     private volatile QueueMemory queue;
     private volatile long iqa;
@@ -104,42 +86,32 @@ public final class DmarHardware implements AutoCloseable {
     private final AtomicInteger ics = new AtomicInteger();
     private final AtomicInteger iectl = new AtomicInteger(IECTL_IM);
     private final AtomicInteger fsts = new AtomicInteger();
-    private final AtomicReferenceArray<DmaFault> frcd = new AtomicReferenceArray<>(FAULT_RECORDS);
-    private final AtomicInteger fri = new AtomicInteger();
     private volatile Runnable interruptHandler = () -> { };
-
-    private final Thread engine;
-    private volatile boolean running = true;
-    private volatile boolean engineIdle;
-    private volatile boolean halted;
-    private final AtomicLong stepBudget = new AtomicLong();
-
-    // Engine statistics; the engine is their only writer.
-    private volatile long iotlbDescriptors;
-    private volatile long iotlbPageDescriptors;
-    private volatile long waitDescriptors;
-    private volatile long contextDescriptors;
-    private volatile long iecDescriptors;
-    private volatile long interrupts;
-    private volatile long iwcSets;
-    private volatile long queueErrors;
-    private volatile long statusWritesToMemory;
-    private final LongAdder dmaPages = new LongAdder();
-    private final List<DmaFault> faultLog = new ArrayList<>();
-    private final LongAdder faults = new LongAdder();
-    private final LongAdder faultsDropped = new LongAdder();
+    private volatile long badTailWrites;
 
     /**
-     * A context entry: the domain and page table a requester's DMA goes through.
+     * Creates the unit with its engine driven by {@code drivers} (the run's clock).
      *
-     * @param domainId the domain id (DID)
-     * @param pageTable the domain's second-level page table
+     * @param name the unit's name, e.g. {@code dmar0}
+     * @param memory the physical memory devices write into and the queue lives in
+     * @param iotlbCapacity IOTLB slots, a power of two
+     * @param timing the engine's time per descriptor
+     * @param drivers builds the engine's driver
      */
-    public record ContextEntry(int domainId, PageTable pageTable) {
+    public DmarHardware(String name, PhysicalMemory memory, int iotlbCapacity, EngineTiming timing,
+            EngineDriver.Factory drivers) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.iotlb = new Iotlb(iotlbCapacity);
+        this.timing = Objects.requireNonNull(timing, "timing");
+        this.remapper = new DmaRemapper(memory, iotlb, () -> setFstsBits(FSTS_PFO));
+        this.engine = new QiEngine(this, iotlb, remapper, timing);
+        this.driver = Objects.requireNonNull(drivers, "drivers").create(engine, name);
     }
 
     /**
-     * Creates the unit and starts its engine thread ({@code <name> qi engine}).
+     * Creates the unit and starts its engine thread ({@code <name> qi engine}): the real-thread
+     * clock.
      *
      * @param name the unit's name, e.g. {@code dmar0}
      * @param memory the physical memory devices write into and the queue lives in
@@ -147,17 +119,12 @@ public final class DmarHardware implements AutoCloseable {
      * @param timing the engine's time per descriptor
      */
     public DmarHardware(String name, PhysicalMemory memory, int iotlbCapacity, EngineTiming timing) {
-        this.name = Objects.requireNonNull(name, "name");
-        this.memory = Objects.requireNonNull(memory, "memory");
-        this.iotlb = new Iotlb(iotlbCapacity);
-        this.timing = Objects.requireNonNull(timing, "timing");
-        this.engine = new Thread(this::engineLoop, name + " qi engine");
-        engine.setDaemon(true);
-        engine.start();
+        this(name, memory, iotlbCapacity, timing, EngineThread::new);
     }
 
     /**
-     * Creates the unit with the same latency for every descriptor type and no jitter.
+     * Creates the unit with the same latency for every descriptor type and no jitter, on the
+     * real-thread clock.
      *
      * @param name the unit's name
      * @param memory physical memory
@@ -221,8 +188,8 @@ public final class DmarHardware implements AutoCloseable {
             throw new IllegalStateException(name + ": QI disabled with descriptors pending (IQH != IQT)");
         }
         qiEnabled = enable;
-        if (enable && engineIdle) {
-            LockSupport.unpark(engine);
+        if (enable) {
+            driver.kick();
         }
     }
 
@@ -251,14 +218,12 @@ public final class DmarHardware implements AutoCloseable {
         registerTiming.write();
         QueueMemory q = queue;
         if (q == null || (tail & (Descriptors.DESCR_SIZE - 1)) != 0 || tail < 0 || tail >= q.sizeBytes()) {
-            fsts.getAndUpdate(v -> v | FSTS_IQE);
-            queueErrors++;
+            setFstsBits(FSTS_IQE);
+            badTailWrites++;
             return;
         }
         iqt = tail; // volatile: publishes the descriptor words written before it
-        if (engineIdle) {
-            LockSupport.unpark(engine);
-        }
+        driver.kick();
     }
 
     /** @return IQH, the byte offset of the next descriptor the engine executes */
@@ -298,7 +263,8 @@ public final class DmarHardware implements AutoCloseable {
         if ((value & IECTL_IM) == 0 && (old & IECTL_IP) != 0) {
             int prev = iectl.getAndUpdate(v -> v & ~IECTL_IP);
             if ((prev & IECTL_IP) != 0) {
-                raiseInterrupt();
+                engine.countInterrupt();
+                interruptHandler.run();
             }
         }
     }
@@ -311,13 +277,10 @@ public final class DmarHardware implements AutoCloseable {
     /** @return FSTS, with PPF computed from the fault records and FRI in bits 15:8 */
     public int readFsts() {
         int v = fsts.get();
-        for (int i = 0; i < FAULT_RECORDS; i++) {
-            if (frcd.get(i) != null) {
-                v |= FSTS_PPF;
-                break;
-            }
+        if (remapper.pendingFault()) {
+            v |= FSTS_PPF;
         }
-        return v | ((fri.get() % FAULT_RECORDS) << 8);
+        return v | (remapper.faultRecordIndex() << 8);
     }
 
     /**
@@ -329,8 +292,8 @@ public final class DmarHardware implements AutoCloseable {
     public void writeFsts(int value) {
         int clear = value & (FSTS_PFO | FSTS_IQE);
         fsts.getAndUpdate(v -> v & ~clear);
-        if ((clear & FSTS_IQE) != 0 && engineIdle) {
-            LockSupport.unpark(engine);
+        if ((clear & FSTS_IQE) != 0) {
+            driver.kick();
         }
     }
 
@@ -341,7 +304,7 @@ public final class DmarHardware implements AutoCloseable {
      * @return the fault it holds (F bit set), or null
      */
     public DmaFault readFaultRecord(int index) {
-        return frcd.get(index);
+        return remapper.readFaultRecord(index);
     }
 
     /**
@@ -350,13 +313,14 @@ public final class DmarHardware implements AutoCloseable {
      * @param index 0..{@value #FAULT_RECORDS}-1
      */
     public void clearFaultRecord(int index) {
-        frcd.set(index, null);
+        remapper.clearFaultRecord(index);
     }
 
     /**
      * Sets the handler of the completion interrupt (the MSI vector's filter, FreeBSD's
-     * {@code dmar_qi_intr}). It runs on the engine thread (or the thread that unmasks a
-     * pending interrupt) and must not block.
+     * {@code dmar_qi_intr}). It runs where the engine runs (the engine thread, or the
+     * simulated instant the wait descriptor completes), or on the thread that unmasks a
+     * pending interrupt, and must not block.
      *
      * @param handler the handler
      */
@@ -375,6 +339,8 @@ public final class DmarHardware implements AutoCloseable {
         statusWords.put(address, Objects.requireNonNull(word, "word"));
     }
 
+    // ---- context entries and the DMA path (the remapper) ----
+
     /**
      * Writes the context entry of a requester into the context table. A requester whose
      * entry the hardware has cached keeps using the cached one until a context-cache
@@ -385,7 +351,7 @@ public final class DmarHardware implements AutoCloseable {
      * @param pageTable the domain's second-level page table
      */
     public void setContext(int requestId, int domainId, PageTable pageTable) {
-        contextTable.put(requestId, new ContextEntry(domainId, Objects.requireNonNull(pageTable, "pageTable")));
+        remapper.setContext(requestId, domainId, pageTable);
     }
 
     /**
@@ -394,7 +360,7 @@ public final class DmarHardware implements AutoCloseable {
      * @param requestId the source id
      */
     public void clearContext(int requestId) {
-        contextTable.remove(requestId);
+        remapper.clearContext(requestId);
     }
 
     /**
@@ -402,76 +368,7 @@ public final class DmarHardware implements AutoCloseable {
      * @return whether the hardware holds a cached context entry for it
      */
     public boolean contextCached(int requestId) {
-        return contextCache.containsKey(requestId);
-    }
-
-    // ---- the DMA path ----
-
-    private ContextEntry context(int requestId) {
-        ContextEntry c = contextCache.get(requestId);
-        if (c == null) {
-            c = contextTable.get(requestId);
-            if (c != null) {
-                contextCache.put(requestId, c); // only present entries are cached
-            }
-        }
-        return c;
-    }
-
-    /**
-     * Translates one address for a DMA access and checks it (the DMA checker).
-     *
-     * @return the IOTLB entry to use, or the reason the access faults (no allocation either way
-     *     unless the IOTLB is filled)
-     */
-    private Object translate(ContextEntry ctx, long a, boolean write) {
-        long perm = write ? PageTable.PTE_W : PageTable.PTE_R;
-        long pte = ctx.pageTable().walk(a);
-        Iotlb.Entry cached = iotlb.lookup(ctx.domainId(), a);
-        if (cached != null) {
-            // The DMA checker: a cached translation must agree with the page table.
-            if ((pte & perm) == 0) {
-                return DmaFault.Reason.STALE_UNMAPPED;
-            }
-            if (cached.translate(a) != PageTable.translate(pte, a)) {
-                return DmaFault.Reason.STALE_REMAPPED;
-            }
-            return cached;
-        }
-        if ((pte & perm) == 0) {
-            return DmaFault.Reason.NOT_PRESENT;
-        }
-        int shift = PageTable.pageShift(pte);
-        return iotlb.fill(ctx.domainId(), a, PageTable.translate(pte, a & -(1L << shift)), shift);
-    }
-
-    private DmaFault dma(int requestId, long iova, byte[] buf, int off, int len, boolean write) {
-        ContextEntry ctx = context(requestId);
-        if (ctx == null) {
-            return fault(new DmaFault(requestId, iova, write, DmaFault.Reason.NO_CONTEXT));
-        }
-        long end = iova + len;
-        long a = iova;
-        while (a < end) {
-            Object t = translate(ctx, a, write);
-            if (t instanceof DmaFault.Reason reason) {
-                return fault(new DmaFault(requestId, a, write, reason));
-            }
-            Iotlb.Entry e = (Iotlb.Entry) t;
-            long chunkEnd = Math.min(end, e.iovaBase() + (1L << e.shift()));
-            long pa = e.translate(a);
-            int n = (int) (chunkEnd - a);
-            if (memory.contains(pa, n)) {
-                if (write) {
-                    memory.write(pa, buf, off + (int) (a - iova), n);
-                } else {
-                    memory.read(pa, buf, off + (int) (a - iova), n);
-                }
-            }
-            dmaPages.add((chunkEnd - a + 4095) >>> 12);
-            a = chunkEnd;
-        }
-        return null;
+        return remapper.contextCached(requestId);
     }
 
     /**
@@ -488,7 +385,7 @@ public final class DmarHardware implements AutoCloseable {
      * @return null on success, or the fault
      */
     public DmaFault dmaWrite(int requestId, long iova, byte[] src, int off, int len) {
-        return dma(requestId, iova, src, off, len, true);
+        return remapper.dma(requestId, iova, src, off, len, true);
     }
 
     /**
@@ -503,38 +400,20 @@ public final class DmarHardware implements AutoCloseable {
      * @return null on success, or the fault
      */
     public DmaFault dmaRead(int requestId, long iova, byte[] dst, int off, int len) {
-        return dma(requestId, iova, dst, off, len, false);
-    }
-
-    private DmaFault fault(DmaFault f) {
-        faults.increment();
-        synchronized (faultLog) {
-            if (faultLog.size() < 16) {
-                faultLog.add(f);
-            }
-        }
-        int i = Math.floorMod(fri.getAndIncrement(), FAULT_RECORDS);
-        if (!frcd.compareAndSet(i, null, f)) {
-            faultsDropped.increment();
-            fsts.getAndUpdate(v -> v | FSTS_PFO);
-        }
-        return f;
+        return remapper.dma(requestId, iova, dst, off, len, false);
     }
 
     // ---- the engine ----
 
-    /**
-     * Halts the engine before its next descriptor. Descriptors stay queued; IQH stays.
-     */
+    /** Halts the engine before its next descriptor. Descriptors stay queued; IQH stays. */
     public void haltEngine() {
-        stepBudget.set(0);
-        halted = true;
+        engine.halt();
     }
 
     /** Lets a halted engine run freely again. */
     public void resumeEngine() {
-        halted = false;
-        LockSupport.unpark(engine);
+        engine.resume();
+        driver.kick();
     }
 
     /**
@@ -546,156 +425,60 @@ public final class DmarHardware implements AutoCloseable {
         if (n < 1) {
             throw new IllegalArgumentException("step count must be >= 1, got " + n);
         }
-        stepBudget.addAndGet(n);
-        LockSupport.unpark(engine);
+        engine.step(n);
+        driver.kick();
     }
 
-    private boolean mayExecute() {
-        if (!halted) {
-            return true;
-        }
-        for (;;) {
-            long b = stepBudget.get();
-            if (b <= 0) {
-                return false;
-            }
-            if (stepBudget.compareAndSet(b, b - 1)) {
-                return true;
-            }
-        }
+    /** @return the driver that runs the engine */
+    public EngineDriver engineDriver() {
+        return driver;
     }
 
-    private void engineLoop() {
-        SplittableRandom jitter = new SplittableRandom(timing.seed());
-        long emptySince = 0;
-        while (running) {
-            QueueMemory q = queue;
-            long h = iqh;
-            boolean blocked = !qiEnabled || q == null || h == iqt || (fsts.get() & FSTS_IQE) != 0;
-            if (blocked || !mayExecute()) {
-                // Poll for a while before parking: waking a parked thread costs more than the
-                // descriptors it would process, and a busy host delays the wake-up further.
-                long now = System.nanoTime();
-                if (emptySince == 0) {
-                    emptySince = now;
-                }
-                if (now - emptySince < IDLE_POLL_NANOS) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                engineIdle = true;
-                // Re-check after announcing idleness: a writer that set IQT before seeing
-                // engineIdle is caught here; one that sets it after will unpark us.
-                if (running && (!qiEnabled || queue == null || iqh == iqt || (fsts.get() & FSTS_IQE) != 0
-                        || (halted && stepBudget.get() <= 0))) {
-                    LockSupport.parkNanos(this, 1_000_000L);
-                }
-                engineIdle = false;
-                continue;
-            }
-            emptySince = 0;
-            int off = (int) h;
-            long lo = q.lo(off);
-            long hi = q.hi(off);
-            if (Descriptors.reservedBits(lo, hi) != 0) {
-                // Invalid descriptor: stop here, IQH at the bad descriptor, until IQE is cleared.
-                fsts.getAndUpdate(v -> v | FSTS_IQE);
-                queueErrors++;
-                continue;
-            }
-            long latency = timing.latencyOf(lo);
-            if (timing.jitterNanos() > 0) {
-                latency += jitter.nextLong(timing.jitterNanos() + 1);
-            }
-            if (latency > 0) {
-                long until = System.nanoTime() + latency;
-                while (System.nanoTime() < until) {
-                    Thread.onSpinWait();
-                }
-            }
-            execute(lo, hi);
-            iqh = (h + Descriptors.DESCR_SIZE) & (q.sizeBytes() - 1);
-        }
-    }
-
-    private void execute(long lo, long hi) {
-        switch (Descriptors.type(lo)) {
-            case (int) Descriptors.IOTLB_INV -> {
-                int did = Descriptors.did(lo);
-                long gran = lo & Descriptors.IOTLB_GRAN_MASK;
-                if (gran == Descriptors.IOTLB_PAGE) {
-                    int am = (int) (hi & Descriptors.IOTLB_AM_MASK);
-                    long addr = hi & Descriptors.IOTLB_ADDR_MASK & -(1L << (am + 12));
-                    iotlb.invalidatePages(did, addr, am);
-                    iotlbPageDescriptors++;
-                } else if (gran == Descriptors.IOTLB_DOM) {
-                    iotlb.invalidateDomain(did);
-                } else {
-                    iotlb.invalidateAll();
-                }
-                iotlbDescriptors++;
-            }
-            case (int) Descriptors.CTX_INV -> {
-                long gran = lo & Descriptors.CTX_GRAN_MASK;
-                if (gran == Descriptors.CTX_GLOB) {
-                    contextCache.clear();
-                } else if (gran == Descriptors.CTX_DOM) {
-                    int did = Descriptors.did(lo);
-                    contextCache.values().removeIf(c -> c.domainId() == did);
-                } else {
-                    int sid = (int) (lo >>> Descriptors.CTX_SID_SHIFT) & 0xFFFF;
-                    int fm = (int) (lo >>> Descriptors.CTX_FM_SHIFT) & 3;
-                    int fnMask = fm == 0 ? 0 : (1 << fm) - 1; // FM n: ignore the low n function bits
-                    contextCache.keySet().removeIf(r -> (r & ~fnMask) == (sid & ~fnMask));
-                }
-                contextDescriptors++;
-            }
-            case (int) Descriptors.IEC_INV -> iecDescriptors++; // no interrupt remapping modelled
-            case (int) Descriptors.WAIT -> {
-                // Counted before the status write: whoever sees the completion sees the count.
-                waitDescriptors++;
-                if ((lo & Descriptors.WAIT_SW) != 0) {
-                    long addr = hi & Descriptors.WAIT_ADDR_MASK;
-                    IntConsumer word = statusWords.get(addr);
-                    int data = Descriptors.waitStatusData(lo);
-                    if (word != null) {
-                        word.accept(data);
-                    } else if (memory.contains(addr, 4)) {
-                        memory.writeIntVolatile(addr, data);
-                        statusWritesToMemory++;
-                    }
-                }
-                if ((lo & Descriptors.WAIT_IF) != 0) {
-                    int old = ics.getAndUpdate(v -> v | ICS_IWC);
-                    if ((old & ICS_IWC) == 0) {
-                        iwcSets++;
-                        if ((iectl.get() & IECTL_IM) != 0) {
-                            iectl.getAndUpdate(v -> v | IECTL_IP);
-                        } else {
-                            raiseInterrupt();
-                        }
-                    }
-                }
-            }
-            default -> throw new AssertionError("validated above");
-        }
-    }
-
-    private void raiseInterrupt() {
-        interrupts++;
-        interruptHandler.run();
-    }
-
-    /** Stops the engine thread. Descriptors still queued are not executed. */
+    /** Stops the engine's driver. Descriptors still queued are not executed. */
     @Override
     public void close() {
-        running = false;
-        LockSupport.unpark(engine);
-        try {
-            engine.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        driver.close();
+    }
+
+    // ---- what the engine reads and writes (package-private) ----
+
+    QueueMemory queue() {
+        return queue;
+    }
+
+    long iqhRaw() {
+        return iqh;
+    }
+
+    void setIqh(long v) {
+        iqh = v;
+    }
+
+    int fstsRaw() {
+        return fsts.get();
+    }
+
+    void setFstsBits(int bits) {
+        fsts.getAndUpdate(v -> v | bits);
+    }
+
+    IntConsumer statusWord(long address) {
+        return statusWords.get(address);
+    }
+
+    /** Sets ICS.IWC. @return whether it went from 0 to 1 */
+    boolean setIwc() {
+        return (ics.getAndUpdate(v -> v | ICS_IWC) & ICS_IWC) == 0;
+    }
+
+    /** Raises the completion interrupt, or makes it pending while IECTL.IM is set. @return whether it was raised */
+    boolean deliverOrPend() {
+        if ((iectl.get() & IECTL_IM) != 0) {
+            iectl.getAndUpdate(v -> v | IECTL_IP);
+            return false;
         }
+        interruptHandler.run();
+        return true;
     }
 
     // ---- statistics ----
@@ -732,74 +515,72 @@ public final class DmarHardware implements AutoCloseable {
 
     /** @return IOTLB invalidation descriptors executed (all granularities) */
     public long iotlbDescriptors() {
-        return iotlbDescriptors;
+        return engine.iotlbDescriptors();
     }
 
     /** @return page-selective IOTLB invalidation descriptors executed */
     public long iotlbPageDescriptors() {
-        return iotlbPageDescriptors;
+        return engine.iotlbPageDescriptors();
     }
 
     /** @return wait descriptors executed */
     public long waitDescriptors() {
-        return waitDescriptors;
+        return engine.waitDescriptors();
     }
 
     /** @return context-cache invalidation descriptors executed */
     public long contextDescriptors() {
-        return contextDescriptors;
+        return engine.contextDescriptors();
     }
 
     /** @return interrupt-entry-cache invalidation descriptors executed */
     public long iecDescriptors() {
-        return iecDescriptors;
+        return engine.iecDescriptors();
     }
 
     /** @return all descriptors executed */
     public long descriptorsExecuted() {
-        return iotlbDescriptors + waitDescriptors + contextDescriptors + iecDescriptors;
+        return iotlbDescriptors() + waitDescriptors() + contextDescriptors() + iecDescriptors();
     }
 
     /** @return invalidation-queue errors (bad tail writes and invalid descriptors) */
     public long queueErrors() {
-        return queueErrors;
+        return badTailWrites + engine.invalidDescriptors();
     }
 
     /** @return status writes that went to plain memory (no mapped status word there) */
     public long statusWritesToMemory() {
-        return statusWritesToMemory;
+        return engine.statusWritesToMemory();
     }
 
-    /** @return completion interrupts raised (or made pending while masked) */
+    /** @return completion interrupts raised (one that was pending while masked counts when unmasking delivers it) */
     public long interrupts() {
-        return interrupts;
+        return engine.interrupts();
     }
 
     /** @return times ICS.IWC went from 0 to 1 */
     public long iwcSets() {
-        return iwcSets;
+        return engine.iwcSets();
     }
 
     /** @return 4 KiB pages (or parts) transferred by device DMA */
     public long dmaPages() {
-        return dmaPages.sum();
+        return remapper.dmaPages();
     }
 
     /** @return DMA faults recorded */
     public long faults() {
-        return faults.sum();
+        return remapper.faults();
     }
 
     /** @return faults that found their fault-recording register busy (FSTS.PFO) */
     public long faultsDropped() {
-        return faultsDropped.sum();
+        return remapper.faultsDropped();
     }
 
     /** @return the first faults recorded (at most 16) */
     public List<DmaFault> faultLog() {
-        synchronized (faultLog) {
-            return List.copyOf(faultLog);
-        }
+        return remapper.faultLog();
     }
 
     /** @return the unit's name */

@@ -1,0 +1,134 @@
+package io.github.dmarflush.sim.hw;
+
+import io.github.dmarflush.sim.vtime.Event;
+import io.github.dmarflush.sim.vtime.EventLoop;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * The virtual-time clock's engine driver: the engine executes descriptors one after another,
+ * each completing its latency after the later of its publication and the previous
+ * descriptor's completion; a descriptor's effects (IOTLB invalidation, status write, ICS.IWC
+ * and the interrupt) happen at its completion.
+ *
+ * <p>In <em>immediate</em> mode every ready descriptor is executed at once, in simulated time
+ * zero: for the unit's set-up (the global invalidations at attach, before the clock runs) and
+ * for the rare waits a library call spins on inside one step (the sequence wrap), which
+ * cannot let simulated time pass. {@link #fastForwards()} counts the descriptors executed
+ * that way while the clock runs.
+ *
+ * <p>Not thread-safe: it lives on the simulation's one host thread.
+ */
+public final class EventEngine implements EngineDriver {
+
+    private final QiEngine engine;
+    private final EventLoop loop;
+    private final SplittableRandom jitter;
+    private boolean immediate;
+    private boolean closed;
+    private long fastForwards;
+    private final Event done = new Event() {
+        @Override
+        protected void fire() {
+            engine.executeNext();
+            startNext();
+        }
+    };
+
+    /**
+     * @param engine the engine
+     * @param loop the simulated clock
+     */
+    public EventEngine(QiEngine engine, EventLoop loop) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.loop = Objects.requireNonNull(loop, "loop");
+        this.jitter = engine.newJitter();
+    }
+
+    /**
+     * A factory for units on {@code loop}, starting in immediate mode (for the unit's set-up).
+     *
+     * @param loop the simulated clock
+     * @return the factory
+     */
+    public static EngineDriver.Factory on(EventLoop loop) {
+        return (engine, name) -> {
+            EventEngine e = new EventEngine(engine, loop);
+            e.immediate = true;
+            return e;
+        };
+    }
+
+    @Override
+    public void kick() {
+        if (closed) {
+            return;
+        }
+        if (immediate) {
+            runReady();
+        } else if (!done.isScheduled()) {
+            startNext();
+        }
+    }
+
+    private void startNext() {
+        if (!closed && engine.ready()) {
+            loop.scheduleIn(done, engine.nextLatency(jitter));
+        }
+    }
+
+    private void runReady() {
+        if (done.isScheduled()) {
+            loop.cancel(done); // its descriptor runs now instead
+        }
+        while (engine.ready()) {
+            engine.nextLatency(jitter); // keep the jitter stream aligned with the scheduled mode
+            engine.executeNext();
+            fastForwards++;
+        }
+    }
+
+    /**
+     * Switches between immediate mode and scheduled mode.
+     *
+     * @param on true for immediate
+     */
+    public void setImmediate(boolean on) {
+        this.immediate = on;
+        if (on) {
+            runReady();
+        } else {
+            fastForwards = 0;
+            startNext();
+        }
+    }
+
+    /**
+     * Runs {@code body} with the engine in immediate mode, then returns to scheduled mode.
+     *
+     * @param body what may spin on the engine
+     */
+    public void immediately(Runnable body) {
+        boolean was = immediate;
+        immediate = true;
+        try {
+            body.run();
+        } finally {
+            immediate = was;
+            if (!was) {
+                startNext();
+            }
+        }
+    }
+
+    /** @return descriptors executed in immediate mode since scheduled mode was last entered */
+    public long fastForwards() {
+        return fastForwards;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        loop.cancel(done);
+    }
+}
