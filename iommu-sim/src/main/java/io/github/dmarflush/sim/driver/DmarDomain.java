@@ -2,12 +2,12 @@ package io.github.dmarflush.sim.driver;
 
 import io.github.dmarflush.sim.gas.GasAllocator;
 import io.github.dmarflush.sim.gas.GasConstraints;
-import io.github.dmarflush.sim.lock.LockstatMutex;
+import io.github.dmarflush.sim.lock.MutexFactory;
+import io.github.dmarflush.sim.lock.SimMutex;
 import io.github.dmarflush.sim.pgtbl.PageTable;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 
@@ -26,7 +26,7 @@ public final class DmarDomain {
     private final int domainId;
     private final GasAllocator gas;
     private final PageTable pageTable;
-    private final LockstatMutex iodom;
+    private final SimMutex iodom;
     private final Lock mapSite;
     private final Lock mapRegionSite;
     private final Lock freeSite;
@@ -52,10 +52,10 @@ public final class DmarDomain {
      * @param superpages whether the page table may use 2 MiB and 1 GiB pages
      * @param batchCoalesce an interrupting wait descriptor for every this many unloaded
      *     entries, and for the last of each unload ({@code hw.iommu.qi_batch_coalesce})
-     * @param spinNanos how long a contended {@code iodom} acquisition spins before blocking
+     * @param mutexes makes {@code iodom} for the run's clock
      */
     public DmarDomain(DmarUnit unit, int domainId, int levels, boolean superpages, int batchCoalesce,
-            long spinNanos) {
+            MutexFactory mutexes) {
         this.unit = Objects.requireNonNull(unit, "unit");
         if (domainId < 1 || domainId > 0xFFFF) {
             throw new IllegalArgumentException("domain id must be 1..65535, got " + domainId);
@@ -67,12 +67,28 @@ public final class DmarDomain {
         this.batchCoalesce = batchCoalesce;
         this.pageTable = new PageTable(levels, superpages, superpages);
         this.gas = new GasAllocator(GasAllocator.PAGE_SIZE, 1L << pageTable.addressWidth(), true);
-        this.iodom = new LockstatMutex("iodom", spinNanos, TimeUnit.NANOSECONDS);
+        this.iodom = mutexes.create("iodom");
         this.mapSite = iodom.site("iommu_gas_map");
         this.mapRegionSite = iodom.site("iommu_gas_map_region");
         this.freeSite = iodom.site(unit.strategy() == FlushStrategy.LOCKED
                 ? "dmar_domain_free_entry" : "iommu_gas_free_space");
         this.syncFreeSite = iodom.site("iommu_domain_free_entry");
+    }
+
+    /**
+     * A domain on host threads: {@code iodom} is a real lock spinning at most
+     * {@code spinNanos} before it blocks.
+     *
+     * @param unit the DMAR unit
+     * @param domainId the domain id, 1..65535
+     * @param levels page-table levels
+     * @param superpages whether superpages may be used
+     * @param batchCoalesce an interrupting wait descriptor every this many unloaded entries
+     * @param spinNanos how long a contended {@code iodom} acquisition spins before blocking
+     */
+    public DmarDomain(DmarUnit unit, int domainId, int levels, boolean superpages, int batchCoalesce,
+            long spinNanos) {
+        this(unit, domainId, levels, superpages, batchCoalesce, MutexFactory.lockstat(spinNanos));
     }
 
     /** @return the domain id */
@@ -91,7 +107,7 @@ public final class DmarDomain {
     }
 
     /** @return the domain lock */
-    public LockstatMutex lock() {
+    public SimMutex lock() {
         return iodom;
     }
 

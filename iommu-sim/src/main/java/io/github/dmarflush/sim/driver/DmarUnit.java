@@ -12,30 +12,29 @@ import io.github.dmarflush.sim.hw.Descriptors;
 import io.github.dmarflush.sim.hw.DmarHardware;
 import io.github.dmarflush.sim.hw.PhysicalMemory;
 import io.github.dmarflush.sim.hw.QueueMemory;
-import io.github.dmarflush.sim.lock.LockstatMutex;
+import io.github.dmarflush.sim.lock.MutexFactory;
+import io.github.dmarflush.sim.lock.SimMutex;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
 /**
  * The driver's view of one DMAR unit, as FreeBSD's {@code struct dmar_unit} with its
  * queued-invalidation code ({@code sys/x86/iommu/intel_qi.c}, {@code iommu_utils.c}): the
- * unit lock {@code dmarhw}, the software state of the invalidation queue (tail, free bytes),
- * the (gen, seq) sequencer, the TLB flush list, and the QI task on its task queue.
+ * unit lock {@code dmarhw}, the software side of the invalidation queue
+ * ({@link InvalidationRing}), the (gen, seq) sequencer, the TLB flush list, and the QI task
+ * with what runs it ({@link QiTaskRunner}).
  *
- * <p>It implements the software side of the queue ({@link InvalidationQueue}: descriptors
- * written into the ring in physical memory, IQT written to the hardware) and the ICS access
- * ({@link InvalidationCompletionStatus}) that the library's {@link QiSequencer} and
- * {@link QiTask} drive. Everything the flush list and the protocol decide is decided by the
- * library classes (or by what {@link UnitHooks} supplies in their place); this class only
- * moves their decisions into the simulated hardware.
+ * <p>It wires the library's {@link QiSequencer} and {@link QiTask} to the simulated hardware
+ * (the ring as their {@link InvalidationQueue}, this class as their
+ * {@link InvalidationCompletionStatus}) and issues the driver's invalidation requests.
+ * Everything the flush list and the protocol decide is decided by the library classes (or by
+ * what {@link UnitHooks} supplies in their place); this class only moves their decisions into
+ * the simulated hardware.
  *
- * <h2>Queue space</h2>
- * One slot always stays free, so that IQH == IQT means empty and never full. {@link #ensure}
- * trusts its cached free space while it suffices; otherwise it re-reads IQH, and while the
- * ring is still short it publishes what it has written (advances IQT, so the hardware can
- * make room) and spins, as {@code dmar_qi_ensure}. Each call that has to wait is one
- * queue-full event.
+ * <h2>Clocks</h2>
+ * The unit is the same in both clocks; the clock supplies its mutex ({@link MutexFactory}),
+ * the engine's driver (in the {@link DmarHardware}) and what runs the QI task
+ * ({@link TaskScheduling}).
  *
  * <h2>Zero-length unloads (departure from FreeBSD)</h2>
  * {@link #invalidateLocked} of an entry with no bytes queues nothing and hands out no
@@ -44,11 +43,11 @@ import java.util.concurrent.locks.Lock;
  * ({@link DmarDomain#unload}) frees such an entry at once instead of linking it on the list.
  *
  * <h2>Locking</h2>
- * {@code dmarhw} guards the queue's software tail and free space, and serializes producers
+ * {@code dmarhw} guards the ring's software tail and free space, and serializes producers
  * of the flush list. Callers of {@link #invalidateLocked} hold it (through
  * {@link #unloadLock()}); the QI task takes it itself where its strategy says so.
  */
-public final class DmarUnit implements InvalidationQueue, InvalidationCompletionStatus, AutoCloseable {
+public final class DmarUnit implements InvalidationCompletionStatus, AutoCloseable {
 
     /**
      * How to build a unit.
@@ -57,6 +56,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
      * @param mode deferred (flush list) or strict (synchronous) unloads
      * @param qs IQA.QS: a queue of {@code 2^qs} pages, 256 descriptors each
      * @param spinNanos how long a contended {@code dmarhw} acquisition spins before blocking
+     *     (real-thread clock)
      * @param hooks the library classes (or broken variants, in tests)
      */
     public record Options(FlushStrategy strategy, InvalidationMode mode, int qs, long spinNanos, UnitHooks hooks) {
@@ -93,50 +93,43 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
 
     private final DmarHardware hw;
     private final Options options;
-    private final LockstatMutex dmarhw;
+    private final SimMutex dmarhw;
     private final Lock unloadLock;
     private final Lock syncLock;
-    private final QueueMemory invQueue;
-    private final int invQueueSize;
+    private final InvalidationRing ring;
     private final long statusAddress;
-    /** Software tail (bytes), guarded by dmarhw. */
-    private int invQueueTail;
-    /** Free bytes known without re-reading IQH, guarded by dmarhw. */
-    private int invQueueAvail;
-    private volatile long queueFullEvents;
-    private volatile long queueFullSpins;
     private volatile long iotlbDescriptorsEmitted;
-    private volatile long descriptorsEmitted;
     private volatile long emptyInvalidations;
     private final QiSequencer sequencer;
     private final TlbFlushList<IommuMapEntry> flushList;
     private final Runnable task;
-    private final QiTaskQueue taskQueue;
+    private final QiTaskRunner taskRunner;
     private final InvalidationStacks stacks = new InvalidationStacks();
 
     /**
-     * Programs the hardware's queue (IQA), enables QI and its interrupt, starts the task
-     * queue, and invalidates the context cache, the IOTLB and the interrupt entry cache
+     * Programs the hardware's queue (IQA), enables QI and its interrupt, starts what runs the
+     * QI task, and invalidates the context cache, the IOTLB and the interrupt entry cache
      * globally, as {@code dmar_init_qi} and the attach path do.
      *
      * @param hw the unit's hardware
      * @param options how to build it
+     * @param mutexes makes {@code dmarhw} for the run's clock
+     * @param tasks runs the QI task for the run's clock
      */
-    public DmarUnit(DmarHardware hw, Options options) {
+    public DmarUnit(DmarHardware hw, Options options, MutexFactory mutexes, TaskScheduling tasks) {
         this.hw = Objects.requireNonNull(hw, "hw");
         this.options = Objects.requireNonNull(options, "options");
-        this.dmarhw = new LockstatMutex("dmarhw", options.spinNanos(), TimeUnit.NANOSECONDS);
+        this.dmarhw = mutexes.create("dmarhw");
         this.unloadLock = dmarhw.site("iommu_domain_unload");
         this.syncLock = dmarhw.site("iommu_qi_invalidate_sync");
         Lock taskLock = dmarhw.site("dmar_qi_task");
         Lock initLock = dmarhw.site("dmar_init_qi");
         PhysicalMemory memory = hw.memory();
-        this.invQueue = QueueMemory.allocate(memory, options.qs());
-        this.invQueueSize = invQueue.sizeBytes();
+        QueueMemory invQueue = QueueMemory.allocate(memory, options.qs());
         this.statusAddress = memory.allocate(PhysicalMemory.PAGE_SIZE);
-        this.invQueueAvail = invQueueSize - Descriptors.DESCR_SIZE;
-        this.sequencer = QiSequencer.builder(taskLock, this).build();
-        Reclaimer<IommuMapEntry> reclaimer = new Reclaimer<>() {
+        this.ring = new InvalidationRing(hw, invQueue, statusAddress);
+        this.sequencer = QiSequencer.builder(taskLock, ring).build();
+        Reclaimer<IommuMapEntry> direct = new Reclaimer<>() {
             @Override
             public void releaseItem(IommuMapEntry entry) {
                 entry.domain.freeSpace(entry);
@@ -150,14 +143,13 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
             }
         };
         TlbFlushList<IommuMapEntry> list = options.hooks().flushList()
-                .create(options.strategy(), new IommuMapEntry(null), reclaimer, taskLock);
+                .create(options.strategy(), new IommuMapEntry(null), tasks.reclaimer(direct), taskLock);
         this.flushList = options.hooks().processed() == UnitHooks.NO_WRAP
                 ? list : new WrappedProcessed(list, options.hooks().processed());
         this.task = options.hooks().task().create(flushList, sequencer, this);
-        this.taskQueue = new QiTaskQueue(hw.name() + " qi taskq", task);
 
         hw.mapStatusWord(statusAddress, sequencer::statusWrite);
-        hw.setInterruptHandler(taskQueue::enqueue); // dmar_qi_intr
+        this.taskRunner = tasks.start(this);
         initLock.lock();
         try {
             hw.writeIqa(invQueue);
@@ -177,7 +169,18 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
     }
 
     /**
-     * A unit with the shipped library classes, deferred mode.
+     * A unit on host threads: real locks spinning at most {@code options.spinNanos()}, and a
+     * {@link QiTaskQueue} thread.
+     *
+     * @param hw the unit's hardware
+     * @param options how to build it
+     */
+    public DmarUnit(DmarHardware hw, Options options) {
+        this(hw, options, MutexFactory.lockstat(options.spinNanos()), TaskScheduling.HOST_THREADS);
+    }
+
+    /**
+     * A unit with the shipped library classes, deferred mode, on host threads.
      *
      * @param hw the unit's hardware
      * @param strategy which flush list
@@ -215,7 +218,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
     }
 
     /** @return the unit lock, for reports */
-    public LockstatMutex lock() {
+    public SimMutex lock() {
         return dmarhw;
     }
 
@@ -242,72 +245,9 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         return options;
     }
 
-    // ---- InvalidationQueue: the software side of the ring ----
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>As {@code dmar_qi_ensure}: re-reads IQH only when the cached free space is short,
-     * and while the ring is full advances IQT (so the hardware sees what is written) and
-     * spins. The caller holds {@code dmarhw}.
-     */
-    @Override
-    public void ensure(int descriptors) {
-        int bytes = descriptors * Descriptors.DESCR_SIZE;
-        if (bytes > invQueueSize - Descriptors.DESCR_SIZE) {
-            throw new IllegalArgumentException(descriptors + " descriptors do not fit a ring of "
-                    + invQueue.slots() + " slots (one stays free)");
-        }
-        boolean waited = false;
-        long spins = 0;
-        for (;;) {
-            if (bytes <= invQueueAvail) {
-                break;
-            }
-            int head = (int) hw.readIqh();
-            invQueueAvail = head - invQueueTail - Descriptors.DESCR_SIZE;
-            if (head <= invQueueTail) {
-                invQueueAvail += invQueueSize;
-            }
-            if (bytes <= invQueueAvail) {
-                break;
-            }
-            if (!waited) {
-                waited = true;
-                queueFullEvents++;
-            }
-            advanceTail();
-            // cpu_spinwait(). The simulated hardware engine is a thread on the same CPUs:
-            // give it the processor now and then, or a spinning producer starves it.
-            if ((++spins & 63) == 0) {
-                Thread.yield();
-            } else {
-                Thread.onSpinWait();
-            }
-        }
-        if (spins > 0) {
-            queueFullSpins += spins;
-        }
-        invQueueAvail -= bytes;
-    }
-
-    private void emit(long lo, long hi) {
-        invQueue.write(invQueueTail, lo, hi);
-        invQueueTail = (invQueueTail + Descriptors.DESCR_SIZE) & (invQueueSize - 1);
-        descriptorsEmitted++;
-    }
-
-    /** {@inheritDoc} As {@code dmar_qi_emit_wait_descr}. */
-    @Override
-    public void emitWaitDescriptor(int seq, boolean interrupt, boolean statusWrite, boolean fence) {
-        emit(Descriptors.waitLo(seq, interrupt, statusWrite, fence),
-                statusWrite ? Descriptors.waitHi(statusAddress) : 0);
-    }
-
-    /** {@inheritDoc} As {@code dmar_qi_advance_tail}. */
-    @Override
-    public void advanceTail() {
-        hw.writeIqt(invQueueTail);
+    /** @return the software side of the invalidation queue */
+    public InvalidationRing ring() {
+        return ring;
     }
 
     /**
@@ -322,11 +262,11 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         if (loHi.length == 0 || (loHi.length & 1) != 0) {
             throw new IllegalArgumentException("descriptors come as (lo, hi) pairs, got " + loHi.length + " words");
         }
-        ensure(loHi.length / 2);
+        ring.ensure(loHi.length / 2);
         for (int i = 0; i < loHi.length; i += 2) {
-            emit(loHi[i], loHi[i + 1]);
+            ring.emit(loHi[i], loHi[i + 1]);
         }
-        advanceTail();
+        ring.advanceTail();
     }
 
     /**
@@ -345,12 +285,12 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
 
     /** @return the software tail, bytes (exact under {@code dmarhw}) */
     public int softwareTail() {
-        return invQueueTail;
+        return ring.softwareTail();
     }
 
     /** @return the queue memory */
     public QueueMemory queueMemory() {
-        return invQueue;
+        return ring.memory();
     }
 
     /** @return the physical address of the status word the wait descriptors name */
@@ -381,8 +321,8 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         while (size > 0) {
             int am = calcAm(base, size);
             long isize = 1L << (am + 12);
-            ensure(1);
-            emit(lo, Descriptors.iotlbPageHi(base, am));
+            ring.ensure(1);
+            ring.emit(lo, Descriptors.iotlbPageHi(base, am));
             iotlbDescriptorsEmitted++;
             base += isize;
             size -= isize;
@@ -416,9 +356,15 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         }
         stacks.count(stack);
         emitIotlbRange(entry.domain.domainId(), entry.start, size);
-        entry.setWaitSeq(sequencer.emitWaitSeq(emitWait));
+        if (sequencer.nextSeq() == GenSeq.SEQ_WRAP) {
+            // The wrap spins inside emitWaitSeq until the hardware has processed the old
+            // generation's last seq; a simulated engine must run during that spin.
+            hw.engineDriver().whileCpuWaits(() -> entry.setWaitSeq(sequencer.emitWaitSeq(emitWait)));
+        } else {
+            entry.setWaitSeq(sequencer.emitWaitSeq(emitWait));
+        }
         flushList.enqueue(entry);
-        advanceTail();
+        ring.advanceTail();
         return true;
     }
 
@@ -440,7 +386,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
             emitIotlbRange(entry.domain.domainId(), entry.start, entry.end - entry.start);
             long gseq = sequencer.emitWaitSeq(true);
             sequencer.registerWaiter();
-            advanceTail();
+            ring.advanceTail();
             sequencer.waitForSeq(gseq, !cansleep);
             return gseq;
         } finally {
@@ -459,16 +405,20 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
      */
     public long invalidateGlobalLocked(long lo, CallStack stack) {
         stacks.count(stack);
-        ensure(1);
-        emit(lo, 0);
+        ring.ensure(1);
+        ring.emit(lo, 0);
         if (Descriptors.type(lo) == Descriptors.IOTLB_INV) {
             iotlbDescriptorsEmitted++;
         }
-        long gseq = sequencer.emitWaitSeq(true);
-        sequencer.registerWaiter();
-        advanceTail();
-        sequencer.waitForSeq(gseq, true);
-        return gseq;
+        long[] gseq = new long[1];
+        // waitForSeq spins with the lock held; a simulated engine must run during that spin.
+        hw.engineDriver().whileCpuWaits(() -> {
+            gseq[0] = sequencer.emitWaitSeq(true);
+            sequencer.registerWaiter();
+            ring.advanceTail();
+            sequencer.waitForSeq(gseq[0], true);
+        });
+        return gseq[0];
     }
 
     /**
@@ -489,9 +439,15 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
     /**
      * Waits until every descriptor queued so far has completed and the QI task has released
      * every entry they cover. As the quiesce step of {@code dmar_fini_qi}, followed by a run
-     * of the task. Call it without {@code dmarhw}.
+     * of the task. Call it without {@code dmarhw}. Host threads only: in virtual time the
+     * quiesce is a simulated thread's program.
+     *
+     * @throws IllegalStateException if the QI task does not run on a {@link QiTaskQueue}
      */
     public void quiesce() {
+        if (!(taskRunner instanceof QiTaskQueue)) {
+            throw new IllegalStateException("quiesce() runs on host threads; in virtual time quiesce with a simulated thread");
+        }
         unloadLock.lock();
         try {
             stacks.count(QUIESCE_STACK);
@@ -499,7 +455,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         } finally {
             unloadLock.unlock();
         }
-        taskQueue.runAndWait();
+        ((QiTaskQueue) taskRunner).runAndWait();
     }
 
     /** @return the flush list */
@@ -522,9 +478,9 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         return task instanceof QiTask t ? t : null;
     }
 
-    /** @return the task queue */
-    public QiTaskQueue taskQueue() {
-        return taskQueue;
+    /** @return what runs the QI task */
+    public QiTaskRunner taskRunner() {
+        return taskRunner;
     }
 
     /** @return the hardware */
@@ -537,14 +493,14 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         return stacks;
     }
 
-    /** @return times {@link #ensure} found the ring full and had to wait */
+    /** @return times the ring was found full and a producer had to wait */
     public long queueFull() {
-        return queueFullEvents;
+        return ring.queueFullEvents();
     }
 
     /** @return spin iterations spent waiting for ring space */
     public long queueFullSpins() {
-        return queueFullSpins;
+        return ring.queueFullSpins();
     }
 
     /** @return IOTLB invalidation descriptors written */
@@ -554,7 +510,7 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
 
     /** @return all descriptors written */
     public long descriptorsEmitted() {
-        return descriptorsEmitted;
+        return ring.descriptorsEmitted();
     }
 
     /** @return empty entries that {@link #invalidateLocked} skipped */
@@ -569,10 +525,10 @@ public final class DmarUnit implements InvalidationQueue, InvalidationCompletion
         return GenSeq.toString(GenSeq.of(sequencer.gen(), sequencer.nextSeq()));
     }
 
-    /** Stops the task queue and the hardware engine. */
+    /** Stops what runs the QI task and the hardware engine. */
     @Override
     public void close() {
-        taskQueue.close();
+        taskRunner.close();
         hw.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.github.dmarflush.sim.driver;
 
+import io.github.dmarflush.flushlist.qi.QiTask;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Thread-safe.
  */
-public final class QiTaskQueue implements AutoCloseable {
+public final class QiTaskQueue implements QiTaskRunner {
 
     private final Runnable task;
     private final Thread thread;
@@ -41,6 +42,7 @@ public final class QiTaskQueue implements AutoCloseable {
     }
 
     /** Marks the task pending and wakes the thread. Safe from any thread; does not block. */
+    @Override
     public void enqueue() {
         enqueues.increment();
         if (!pending.getAndSet(true) && idle) {
@@ -103,19 +105,27 @@ public final class QiTaskQueue implements AutoCloseable {
         }
     }
 
-    /** @return completed runs of the task */
+    @Override
     public long runs() {
         return runs;
     }
 
-    /** @return calls to {@link #enqueue()} (interrupts delivered) */
+    @Override
     public long enqueues() {
         return enqueues.sum();
     }
 
-    /** @return the exception that stopped the task, or null */
+    @Override
     public Throwable failure() {
         return failure;
+    }
+
+    /** {@inheritDoc} From the task if it is the library's {@link QiTask}. */
+    @Override
+    public TaskCounters counters() {
+        return task instanceof QiTask t
+                ? new TaskCounters(t.releasedByFirstDrain(), t.releasedBySecondDrain(), t.iwcClears())
+                : TaskCounters.NONE;
     }
 
     /** Stops the thread after the current run. */

@@ -14,6 +14,35 @@ public interface EngineDriver extends AutoCloseable {
      */
     void kick();
 
+    /**
+     * One iteration of a CPU's busy wait for the engine inside a driver step
+     * ({@code cpu_spinwait()} in {@code dmar_qi_ensure}'s loop). On host threads it pauses
+     * (and now and then yields, so a spinning producer cannot starve the engine thread on a
+     * small machine); on a simulated clock, where no simulated time can pass inside one step,
+     * the engine executes its next ready descriptor at once.
+     *
+     * @param iteration the iteration's number in this wait, from 1
+     */
+    default void cpuSpinWait(long iteration) {
+        if ((iteration & 63) == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Runs a driver step that busy-waits on the engine inside a library call (the sequence
+     * wrap in {@code emitWaitSeq}, a spinning {@code waitForSeq}). On host threads the engine
+     * runs meanwhile; a simulated clock executes ready descriptors at once for the length of
+     * {@code step}, since the step cannot let simulated time pass.
+     *
+     * @param step the step
+     */
+    default void whileCpuWaits(Runnable step) {
+        step.run();
+    }
+
     /** Stops driving the engine. Descriptors still queued are not executed. */
     @Override
     void close();

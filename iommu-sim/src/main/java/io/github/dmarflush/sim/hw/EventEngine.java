@@ -103,16 +103,34 @@ public final class EventEngine implements EngineDriver {
         }
     }
 
-    /**
-     * Runs {@code body} with the engine in immediate mode, then returns to scheduled mode.
-     *
-     * @param body what may spin on the engine
-     */
-    public void immediately(Runnable body) {
+    /** {@inheritDoc} Here: executes the next ready descriptor at once (a fast-forward). */
+    @Override
+    public void cpuSpinWait(long iteration) {
+        if (!closed && !engine.ready()) {
+            // On host threads this CPU would spin forever; here it would hang the simulation.
+            throw new IllegalStateException("a CPU waits for the invalidation engine, which cannot make progress"
+                    + " (QI disabled, FSTS.IQE set, or halted)");
+        }
+        if (!closed) {
+            if (done.isScheduled()) {
+                loop.cancel(done);
+            }
+            engine.nextLatency(jitter);
+            engine.executeNext();
+            fastForwards++;
+            if (!immediate) {
+                startNext();
+            }
+        }
+    }
+
+    /** {@inheritDoc} Here: runs {@code step} with the engine in immediate mode. */
+    @Override
+    public void whileCpuWaits(Runnable step) {
         boolean was = immediate;
         immediate = true;
         try {
-            body.run();
+            step.run();
         } finally {
             immediate = was;
             if (!was) {

@@ -1,9 +1,9 @@
 package io.github.dmarflush.sim.workload;
 
-import io.github.dmarflush.flushlist.qi.QiTask;
 import io.github.dmarflush.sim.SimMachine;
 import io.github.dmarflush.sim.driver.DmarDomain;
 import io.github.dmarflush.sim.driver.DmarUnit;
+import io.github.dmarflush.sim.driver.QiTaskRunner;
 import io.github.dmarflush.sim.hw.DmarHardware;
 
 /**
@@ -48,13 +48,11 @@ public record QiCounters(long iotlbDescriptors, long waitDescriptors, long conte
             v[3] += hw.iecDescriptors();
             v[4] += hw.interrupts();
             v[5] += hw.iwcSets();
-            QiTask t = u.qiTask();
-            if (t != null) {
-                v[6] += t.iwcClears();
-                v[8] += t.releasedByFirstDrain();
-                v[9] += t.releasedBySecondDrain();
-            }
-            v[7] += u.taskQueue().runs();
+            QiTaskRunner.TaskCounters t = u.taskRunner().counters();
+            v[6] += t.iwcClears();
+            v[8] += t.releasedByFirstDrain();
+            v[9] += t.releasedBySecondDrain();
+            v[7] += u.taskRunner().runs();
             v[10] += u.queueFull();
             v[13] += u.sequencer().generationWraps();
             v[14] += hw.faults();

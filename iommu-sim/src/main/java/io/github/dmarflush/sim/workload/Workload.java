@@ -5,7 +5,7 @@ import io.github.dmarflush.sim.driver.DmarDomain;
 import io.github.dmarflush.sim.driver.DmarUnit;
 import io.github.dmarflush.sim.driver.InvalidationStacks;
 import io.github.dmarflush.sim.hw.DmaFault;
-import io.github.dmarflush.sim.lock.LockstatMutex;
+import io.github.dmarflush.sim.lock.SimMutex;
 import io.github.dmarflush.sim.lock.SiteStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -177,7 +177,7 @@ public abstract class Workload {
                 return true;
             }
         }
-        return machine.units().stream().anyMatch(u -> u.taskQueue().failure() != null);
+        return machine.units().stream().anyMatch(u -> u.taskRunner().failure() != null);
     }
 
     private void phase(String name, long nanos, Cpu[] cpus, long base, ProgressListener progress)
@@ -202,11 +202,11 @@ public abstract class Workload {
      * @return one sample per (lock, caller)
      */
     static List<LockSiteSample> sampleLocks(SimMachine m) {
-        List<LockstatMutex> locks = new ArrayList<>();
+        List<SimMutex> locks = new ArrayList<>();
         m.units().forEach(u -> locks.add(u.lock()));
         m.domains().forEach(d -> locks.add(d.lock()));
         Map<String, LockSiteSample> merged = new LinkedHashMap<>();
-        for (LockstatMutex l : locks) {
+        for (SimMutex l : locks) {
             for (SiteStats s : l.sites()) {
                 if (s.acquisitions() == 0 && s.spinEvents() == 0 && s.blockEvents() == 0) {
                     continue; // a call site this run never used
@@ -261,11 +261,11 @@ public abstract class Workload {
     static void endOfRunChecks(SimMachine m, List<String> problems, List<String> notes) {
         for (DmarUnit u : m.units()) {
             String n = u.hardware().name();
-            if (u.taskQueue().failure() == null) {
+            if (u.taskRunner().failure() == null) {
                 u.quiesce();
             }
-            if (u.taskQueue().failure() != null) {
-                problems.add(n + ": the QI task failed: " + u.taskQueue().failure());
+            if (u.taskRunner().failure() != null) {
+                problems.add(n + ": the QI task failed: " + u.taskRunner().failure());
                 continue;
             }
             if (!u.flushList().isEmpty()) {
