@@ -6,6 +6,7 @@ import io.github.dmarflush.sim.driver.DmarUnit;
 import io.github.dmarflush.sim.hw.DmarHardware;
 import io.github.dmarflush.sim.hw.EngineTiming;
 import io.github.dmarflush.sim.hw.PhysicalMemory;
+import io.github.dmarflush.sim.lock.MutexFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +29,7 @@ public final class SimMachine implements AutoCloseable {
     public static final int NIC_RID = 3 << 8;
 
     private final MachineConfig config;
+    private final SimClock clock;
     private final PhysicalMemory memory;
     private final List<DmarUnit> units = new ArrayList<>();
     private final List<DmarDomain> domains = new ArrayList<>();
@@ -35,26 +37,38 @@ public final class SimMachine implements AutoCloseable {
     private final DmarDomain[] deviceDomain;
 
     /**
-     * Builds and starts the machine.
+     * Builds and starts the machine on host threads ({@link SimClock#HOST_THREADS}).
      *
      * @param config its configuration
      */
     public SimMachine(MachineConfig config) {
+        this(config, SimClock.HOST_THREADS);
+    }
+
+    /**
+     * Builds the machine on {@code clock} and starts it.
+     *
+     * @param config its configuration
+     * @param clock when things happen
+     */
+    public SimMachine(MachineConfig config, SimClock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.memory = new PhysicalMemory(config.memoryBytes());
+        MutexFactory mutexes = clock.mutexes(config);
         try {
             for (int u = 0; u < config.units(); u++) {
                 EngineTiming t = config.timing();
                 EngineTiming seeded = new EngineTiming(t.iotlbNanos(), t.contextNanos(), t.iecNanos(), t.waitNanos(),
                         t.jitterNanos(), t.seed() + u);
-                DmarHardware hw = new DmarHardware("dmar" + u, memory, config.iotlbEntries(), seeded);
-                hw.setRegisterTiming(config.registers());
+                DmarHardware hw = new DmarHardware("dmar" + u, memory, config.iotlbEntries(), seeded, clock.engines());
+                hw.setRegisterTiming(clock.registers(config));
                 DmarUnit unit = new DmarUnit(hw, new DmarUnit.Options(config.strategy(), config.mode(), config.qs(),
-                        config.spinNanos(), config.hooks()));
+                        config.spinNanos(), config.hooks()), mutexes, clock.tasks());
                 units.add(unit);
                 for (int d = 0; d < config.domainsPerUnit(); d++) {
                     domains.add(new DmarDomain(unit, d + 1, config.pageTableLevels(), config.superpages(),
-                            config.batchCoalesce(), config.spinNanos()));
+                            config.batchCoalesce(), mutexes));
                 }
             }
         } catch (RuntimeException e) {
@@ -70,6 +84,12 @@ public final class SimMachine implements AutoCloseable {
             deviceDomain[i] = domains.get(u * config.domainsPerUnit() + d);
             deviceDomain[i].attach(deviceRid[i]);
         }
+        clock.machineBuilt(this);
+    }
+
+    /** @return the clock the machine runs on */
+    public SimClock clock() {
+        return clock;
     }
 
     /** @return the configuration */

@@ -14,6 +14,7 @@ import io.github.dmarflush.sim.hw.PhysicalMemory;
 import io.github.dmarflush.sim.hw.QueueMemory;
 import io.github.dmarflush.sim.lock.MutexFactory;
 import io.github.dmarflush.sim.lock.SimMutex;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.Lock;
 
@@ -356,16 +357,28 @@ public final class DmarUnit implements InvalidationCompletionStatus, AutoCloseab
         }
         stacks.count(stack);
         emitIotlbRange(entry.domain.domainId(), entry.start, size);
-        if (sequencer.nextSeq() == GenSeq.SEQ_WRAP) {
-            // The wrap spins inside emitWaitSeq until the hardware has processed the old
-            // generation's last seq; a simulated engine must run during that spin.
-            hw.engineDriver().whileCpuWaits(() -> entry.setWaitSeq(sequencer.emitWaitSeq(emitWait)));
-        } else {
-            entry.setWaitSeq(sequencer.emitWaitSeq(emitWait));
-        }
+        entry.setWaitSeq(emitWaitSeqLocked(emitWait));
         flushList.enqueue(entry);
         ring.advanceTail();
         return true;
+    }
+
+    /**
+     * Hands out the next (gen, seq) and writes its wait descriptor if asked, as
+     * {@link QiSequencer#emitWaitSeq}. The caller holds {@code dmarhw}.
+     *
+     * @param emitWait whether to write a wait descriptor (with interrupt) for it
+     * @return the packed (gen, seq)
+     */
+    public long emitWaitSeqLocked(boolean emitWait) {
+        if (sequencer.nextSeq() != GenSeq.SEQ_WRAP) {
+            return sequencer.emitWaitSeq(emitWait);
+        }
+        // The wrap spins inside emitWaitSeq until the hardware has processed the old
+        // generation's last seq; a simulated engine must run during that spin.
+        long[] gseq = new long[1];
+        hw.engineDriver().whileCpuWaits(() -> gseq[0] = sequencer.emitWaitSeq(emitWait));
+        return gseq[0];
     }
 
     /**
@@ -419,6 +432,32 @@ public final class DmarUnit implements InvalidationCompletionStatus, AutoCloseab
             sequencer.waitForSeq(gseq[0], true);
         });
         return gseq[0];
+    }
+
+    /**
+     * The most descriptors {@link #invalidateLocked} can write for these entries: each
+     * entry's IOTLB invalidations and wait descriptor, and one more for a sequence wrap. A
+     * simulated CPU waits for that much ring space before its step.
+     *
+     * @param entries the entries an unload will queue
+     * @return descriptors
+     */
+    public int descriptorsToInvalidate(List<IommuMapEntry> entries) {
+        int n = 1;
+        for (IommuMapEntry e : entries) {
+            long base = e.start;
+            long size = e.end - e.start;
+            if (size > 0) {
+                n++; // its wait descriptor (at most one per entry)
+            }
+            while (size > 0) {
+                long isize = 1L << (calcAm(base, size) + 12);
+                base += isize;
+                size -= isize;
+                n++;
+            }
+        }
+        return n;
     }
 
     /**

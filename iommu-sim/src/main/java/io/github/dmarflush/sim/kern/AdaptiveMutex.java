@@ -51,6 +51,7 @@ public final class AdaptiveMutex implements SimMutex {
     private final String name;
     private final List<Site> sites = new ArrayList<>();
     KThread owner;
+    private final Op.Release release = new Op.Release(this);
     /** Threads spinning on it, in the order they started. */
     final List<KThread> spinners = new ArrayList<>(2);
     /** Threads on its turnstile, in the order they blocked. */
@@ -100,15 +101,15 @@ public final class AdaptiveMutex implements SimMutex {
         sites.forEach(s -> s.stats.reset());
     }
 
-    /** @return an {@link Op.Release} of this mutex */
+    /** @return the {@link Op.Release} of this mutex */
     public Op.Release release() {
-        return new Op.Release(this);
+        return release;
     }
 
-    void checkHeld(String what) {
+    void checkHeld(String what, String caller) {
         if (!kernel.holdsOrOutside(this)) {
             KThread t = kernel.current();
-            throw new IllegalMonitorStateException(what + " of " + name + " by "
+            throw new IllegalMonitorStateException(what + " at " + caller + " of " + name + " by "
                     + (t == null ? "an event outside any simulated thread" : "simulated thread " + t.name())
                     + ", which does not hold it (owner: " + (owner == null ? "none" : owner.name()) + ")");
         }
@@ -147,7 +148,7 @@ public final class AdaptiveMutex implements SimMutex {
         /** Checks that the running simulated thread holds the mutex; takes nothing. */
         @Override
         public void lock() {
-            checkHeld("lock at " + stats.caller());
+            checkHeld("lock", stats.caller());
         }
 
         @Override
@@ -169,7 +170,7 @@ public final class AdaptiveMutex implements SimMutex {
         /** Checks that the running simulated thread holds the mutex; releases nothing. */
         @Override
         public void unlock() {
-            checkHeld("unlock at " + stats.caller());
+            checkHeld("unlock", stats.caller());
         }
 
         /**

@@ -48,6 +48,11 @@ public final class Kernel {
     private boolean inLoop;
     private long contextSwitches;
     private long preemptions;
+    /** Best effective priority first, then FIFO (preempted threads at the front of their priority). */
+    private static final java.util.Comparator<KThread> RUNQ_ORDER = (a, b) -> {
+        int c = Integer.compare(a.effectivePriority(), b.effectivePriority());
+        return c != 0 ? c : Long.compare(a.runqOrder, b.runqOrder);
+    };
     private final Event balance = new Event() {
         @Override
         protected void fire() {
@@ -278,6 +283,10 @@ public final class Kernel {
                 } else if (op instanceof Op.Sleep s) {
                     sleep(t, s.channel());
                     return;
+                } else if (op == Op.Yield.YIELD) {
+                    if (relinquish(t)) {
+                        return;
+                    }
                 } else if (op == Op.Exit.EXIT) {
                     exit(t);
                     return;
@@ -434,6 +443,31 @@ public final class Kernel {
         offCpu(t, KThread.State.SLEEPING);
     }
 
+    /** @return whether the thread left its CPU (someone of its priority or better was waiting) */
+    private boolean relinquish(KThread t) {
+        int p = t.effectivePriority();
+        boolean waiting = false;
+        for (KThread r : runq) {
+            if (r.effectivePriority() <= p && r.mayRunOn(t.cpu)) {
+                waiting = true;
+                break;
+            }
+        }
+        if (!waiting) {
+            return false;
+        }
+        if (!t.held.isEmpty()) {
+            throw new IllegalStateException(t.name() + " yields holding " + t.held);
+        }
+        t.resume = KThread.Resume.NEXT;
+        Cpu c = t.cpu;
+        t.cpuNanos += now() - t.onCpuSince;
+        t.cpu = null;
+        c.thread = null;
+        makeRunnable(t);
+        return true;
+    }
+
     private void exit(KThread t) {
         if (!t.held.isEmpty()) {
             throw new IllegalStateException(t.name() + " exits holding " + t.held);
@@ -474,11 +508,11 @@ public final class Kernel {
         boolean placed = true;
         while (placed && !runq.isEmpty()) {
             placed = false;
-            runq.sort((a, b) -> {
-                int c = Integer.compare(a.effectivePriority(), b.effectivePriority());
-                return c != 0 ? c : Long.compare(a.runqOrder, b.runqOrder);
-            });
-            for (KThread t : List.copyOf(runq)) {
+            if (runq.size() > 1) {
+                runq.sort(RUNQ_ORDER);
+            }
+            for (int i = 0; i < runq.size(); i++) {
+                KThread t = runq.get(i);
                 Cpu c = idleCpuFor(t);
                 if (c == null) {
                     c = victimCpuFor(t);

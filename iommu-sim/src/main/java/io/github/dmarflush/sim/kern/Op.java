@@ -83,6 +83,16 @@ public sealed interface Op {
         }
     }
 
+    /**
+     * Gives up the CPU to the threads of the same or better priority waiting for it, and goes
+     * to the back of the run queue ({@code sched_relinquish}); it runs on at once if nobody
+     * waits.
+     */
+    enum Yield implements Op {
+        /** The one yield. */
+        YIELD
+    }
+
     /** Ends the thread. */
     enum Exit implements Op {
         /** The one exit. */

@@ -21,6 +21,7 @@ import java.util.List;
  * @param unmapsNotMapped unmaps of an IOVA that was not mapped (trace replay; reported, not fatal)
  * @param notes things worth telling that are not failures (at most a few lines)
  * @param problems end-of-run check failures; empty for a clean run
+ * @param clock the clock the figures come from
  */
 public record RunResult(
         String workload,
@@ -36,7 +37,8 @@ public record RunResult(
         long integrityErrors,
         long unmapsNotMapped,
         List<String> notes,
-        List<String> problems) {
+        List<String> problems,
+        ClockInfo clock) {
 
     /** @return the run's label: the strategy's name, or {@code strict} */
     public String label() {

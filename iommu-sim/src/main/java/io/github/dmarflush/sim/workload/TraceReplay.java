@@ -200,7 +200,7 @@ public final class TraceReplay {
         }
         Workload.endOfRunChecks(machine, problems, notes);
         return new RunResult("replay " + traceName, machine.config(), config, Math.max(1, t1 - t0), events.size(),
-                "events", bytes, locks, qi, stacks, integrity, notMapped, List.copyOf(notes), List.copyOf(problems));
+                "events", bytes, locks, qi, stacks, integrity, notMapped, List.copyOf(notes), List.copyOf(problems), ClockInfo.host());
     }
 
     private static boolean overlapsMapped(TreeMap<Long, IommuMapEntry> mapped, long start, long size) {

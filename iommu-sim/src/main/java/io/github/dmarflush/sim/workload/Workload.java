@@ -201,7 +201,7 @@ public abstract class Workload {
      * @param m the machine
      * @return one sample per (lock, caller)
      */
-    static List<LockSiteSample> sampleLocks(SimMachine m) {
+    public static List<LockSiteSample> sampleLocks(SimMachine m) {
         List<SimMutex> locks = new ArrayList<>();
         m.units().forEach(u -> locks.add(u.lock()));
         m.domains().forEach(d -> locks.add(d.lock()));
@@ -225,7 +225,7 @@ public abstract class Workload {
      * @param m the machine
      * @return rows, largest count first
      */
-    static List<InvalidationStacks.Row> sampleStacks(SimMachine m) {
+    public static List<InvalidationStacks.Row> sampleStacks(SimMachine m) {
         Map<io.github.dmarflush.sim.driver.CallStack, Long> sum = new LinkedHashMap<>();
         for (DmarUnit u : m.units()) {
             for (InvalidationStacks.Row r : u.stacks().snapshot()) {
@@ -239,7 +239,7 @@ public abstract class Workload {
     }
 
     /** Zeroes the lock statistics and stack counts at the start of the measured window. */
-    static void resetWindow(SimMachine m) {
+    public static void resetWindow(SimMachine m) {
         m.units().forEach(u -> {
             u.lock().resetStats();
             u.stacks().reset();
@@ -248,11 +248,8 @@ public abstract class Workload {
     }
 
     /**
-     * Quiesces every unit and checks the machine is clean: no task failure, empty flush lists,
-     * no IOVA range still allocated, intact allocator trees, no queue error. Waiter sleeps that
-     * ran out with their invalidation still pending (the engine was slower than the sleep
-     * timeout, as on a starved machine) are a note, not a failure: they are no sign of a lost
-     * wakeup (see {@code QiSequencer.sleepTimeouts}).
+     * Quiesces every unit on host threads and checks the machine is clean
+     * ({@link #checkMachine}).
      *
      * @param m the machine
      * @param problems where failures go
@@ -260,10 +257,27 @@ public abstract class Workload {
      */
     static void endOfRunChecks(SimMachine m, List<String> problems, List<String> notes) {
         for (DmarUnit u : m.units()) {
-            String n = u.hardware().name();
             if (u.taskRunner().failure() == null) {
                 u.quiesce();
             }
+        }
+        checkMachine(m, problems, notes);
+    }
+
+    /**
+     * Checks a quiesced machine is clean: no task failure, empty flush lists, no IOVA range
+     * still allocated, intact allocator trees, no queue error. Waiter sleeps that ran out with
+     * their invalidation still pending (the engine was slower than the sleep timeout, as on a
+     * starved machine) are a note, not a failure: they are no sign of a lost wakeup (see
+     * {@code QiSequencer.sleepTimeouts}).
+     *
+     * @param m the machine, every unit quiesced
+     * @param problems where failures go
+     * @param notes where observations that are not failures go
+     */
+    public static void checkMachine(SimMachine m, List<String> problems, List<String> notes) {
+        for (DmarUnit u : m.units()) {
+            String n = u.hardware().name();
             if (u.taskRunner().failure() != null) {
                 problems.add(n + ": the QI task failed: " + u.taskRunner().failure());
                 continue;
@@ -351,6 +365,6 @@ public abstract class Workload {
         List<String> notes = new ArrayList<>();
         endOfRunChecks(machine, problems, notes);
         return new RunResult(name(), machine.config(), config, t1 - t0, w1.ops() - w0.ops(), opUnit(), w1.bytes() - w0.bytes(), locks, qi,
-                stacks, integrity, 0, List.copyOf(notes), List.copyOf(problems));
+                stacks, integrity, 0, List.copyOf(notes), List.copyOf(problems), ClockInfo.host());
     }
 }

@@ -1,0 +1,162 @@
+package io.github.dmarflush.sim.virt;
+
+import io.github.dmarflush.flushlist.Reclaimer;
+import io.github.dmarflush.sim.MachineConfig;
+import io.github.dmarflush.sim.SimClock;
+import io.github.dmarflush.sim.SimMachine;
+import io.github.dmarflush.sim.cost.Cost;
+import io.github.dmarflush.sim.cost.CostModel;
+import io.github.dmarflush.sim.driver.DmarUnit;
+import io.github.dmarflush.sim.driver.IommuMapEntry;
+import io.github.dmarflush.sim.driver.InvalidationMode;
+import io.github.dmarflush.sim.driver.QiTaskRunner;
+import io.github.dmarflush.sim.driver.TaskScheduling;
+import io.github.dmarflush.sim.hw.EngineDriver;
+import io.github.dmarflush.sim.hw.EventEngine;
+import io.github.dmarflush.sim.hw.RegisterTiming;
+import io.github.dmarflush.sim.kern.AdaptiveMutex;
+import io.github.dmarflush.sim.kern.Kernel;
+import io.github.dmarflush.sim.kern.SpinPolicy;
+import io.github.dmarflush.sim.lock.MutexFactory;
+import io.github.dmarflush.sim.lock.SimMutex;
+import io.github.dmarflush.sim.vtime.EventLoop;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The virtual-time clock: one {@link EventLoop} and one {@link Kernel} of {@code ncpu}
+ * simulated CPUs, on which the machine's mutexes are FreeBSD adaptive mutexes, each unit's
+ * engine completes descriptors after their latencies ({@link EventEngine}), and each unit's QI
+ * task is a simulated thread ({@link QiTaskThread}). Every time the model uses comes from its
+ * {@link CostModel}. Register accesses cost no host time here: their cost is part of the
+ * critical sections' times in the cost model.
+ *
+ * <p>A clock serves one machine. Not thread-safe: one host thread runs everything.
+ */
+public final class VirtualClock implements SimClock {
+
+    /** FreeBSD's {@code lock_delay_default_init} caps the maximum delay at this many pauses. */
+    static final int LOCK_DELAY_CAP = 32678;
+
+    private final CostModel costs;
+    private final EventLoop loop = new EventLoop();
+    private final Kernel kernel;
+    private final List<EventEngine> engines = new ArrayList<>();
+    private final List<QiTaskThread> tasks = new ArrayList<>();
+    private DeferredReclaimer nextReclaimer;
+
+    /**
+     * @param costs the cost model
+     * @param ncpu simulated CPUs, 1..1024
+     */
+    public VirtualClock(CostModel costs, int ncpu) {
+        this.costs = Objects.requireNonNull(costs, "costs");
+        SpinPolicy spin = new SpinPolicy(costs.get(Cost.LOCK_PAUSE_NS), (int) costs.get(Cost.LOCK_DELAY_BASE),
+                lockDelayMax(ncpu));
+        this.kernel = new Kernel(loop, ncpu, costs.get(Cost.SCHED_SWITCH_NS), spin);
+    }
+
+    /**
+     * FreeBSD's {@code lock_delay_default_init}: {@code lock_roundup_2(mp_ncpus) * 256},
+     * at most {@value #LOCK_DELAY_CAP}.
+     *
+     * @param ncpu CPUs
+     * @return the maximum number of pauses in one {@code lock_delay()} round
+     */
+    static int lockDelayMax(int ncpu) {
+        int pow2 = Integer.highestOneBit(ncpu);
+        if (pow2 < ncpu) {
+            pow2 <<= 1;
+        }
+        return (int) Math.min((long) pow2 * 256, LOCK_DELAY_CAP);
+    }
+
+    /** @return the event loop */
+    public EventLoop loop() {
+        return loop;
+    }
+
+    /** @return the kernel */
+    public Kernel kernel() {
+        return kernel;
+    }
+
+    /** @return the cost model */
+    public CostModel costs() {
+        return costs;
+    }
+
+    /** @return the QI task threads, one per unit */
+    public List<QiTaskThread> taskThreads() {
+        return List.copyOf(tasks);
+    }
+
+    /** @return descriptors the engines executed at once because a library call spun on them */
+    public long engineFastForwards() {
+        return engines.stream().mapToLong(EventEngine::fastForwards).sum();
+    }
+
+    /**
+     * @param m a mutex of a machine on this clock
+     * @return it as the adaptive mutex it is
+     * @throws IllegalArgumentException if the machine is not on a virtual clock
+     */
+    public static AdaptiveMutex adaptive(SimMutex m) {
+        if (m instanceof AdaptiveMutex a) {
+            return a;
+        }
+        throw new IllegalArgumentException(m.name() + " is not a virtual-time mutex (machine on another clock)");
+    }
+
+    @Override
+    public MutexFactory mutexes(MachineConfig config) {
+        if (config.mode() != InvalidationMode.DEFERRED) {
+            throw new IllegalArgumentException("strict (synchronous) invalidation is not modelled in virtual time");
+        }
+        return kernel::newMutex;
+    }
+
+    @Override
+    public EngineDriver.Factory engines() {
+        EngineDriver.Factory f = EventEngine.on(loop);
+        return (engine, name) -> {
+            EventEngine e = (EventEngine) f.create(engine, name);
+            engines.add(e);
+            return e;
+        };
+    }
+
+    @Override
+    public TaskScheduling tasks() {
+        return new TaskScheduling() {
+            @Override
+            public Reclaimer<IommuMapEntry> reclaimer(Reclaimer<IommuMapEntry> direct) {
+                nextReclaimer = new DeferredReclaimer(direct);
+                return nextReclaimer;
+            }
+
+            @Override
+            public QiTaskRunner start(DmarUnit unit) {
+                DeferredReclaimer r = nextReclaimer;
+                nextReclaimer = null;
+                QiTaskThread t = new QiTaskThread(unit, VirtualClock.this, r);
+                tasks.add(t);
+                return t;
+            }
+        };
+    }
+
+    @Override
+    public RegisterTiming registers(MachineConfig config) {
+        return RegisterTiming.NONE;
+    }
+
+    /** The machine is set up: from now on the engines complete descriptors in simulated time. */
+    @Override
+    public void machineBuilt(SimMachine machine) {
+        for (EventEngine e : engines) {
+            e.setImmediate(false);
+        }
+    }
+}
