@@ -128,6 +128,15 @@ public record MachineConfig(
                 batchCoalesce, memoryBytes, units, domainsPerUnit, devices, hooks);
     }
 
+    /**
+     * @param bytes simulated physical memory, bytes
+     * @return this configuration with that much memory
+     */
+    public MachineConfig withMemory(int bytes) {
+        return new MachineConfig(strategy, mode, qs, iotlbEntries, pageTableLevels, superpages, timing, registers, spinNanos,
+                batchCoalesce, bytes, units, domainsPerUnit, devices, hooks);
+    }
+
     /** @return the run's label in reports: the strategy, or {@code strict} */
     public String label() {
         return mode == InvalidationMode.STRICT ? "strict" : strategy.cliName();

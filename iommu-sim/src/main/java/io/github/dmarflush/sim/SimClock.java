@@ -3,6 +3,7 @@ package io.github.dmarflush.sim;
 import io.github.dmarflush.sim.driver.TaskScheduling;
 import io.github.dmarflush.sim.hw.EngineDriver;
 import io.github.dmarflush.sim.hw.EngineThread;
+import io.github.dmarflush.sim.hw.EngineTiming;
 import io.github.dmarflush.sim.hw.RegisterTiming;
 import io.github.dmarflush.sim.lock.MutexFactory;
 
@@ -42,6 +43,12 @@ public interface SimClock {
     RegisterTiming registers(MachineConfig config);
 
     /**
+     * @param config the machine's configuration
+     * @return the invalidation engine's time per descriptor
+     */
+    EngineTiming timing(MachineConfig config);
+
+    /**
      * Called once the machine is built (units attached, devices' context entries written).
      *
      * @param machine the machine
@@ -69,6 +76,11 @@ public interface SimClock {
         @Override
         public RegisterTiming registers(MachineConfig config) {
             return config.registers();
+        }
+
+        @Override
+        public EngineTiming timing(MachineConfig config) {
+            return config.timing();
         }
     };
 }

@@ -58,7 +58,7 @@ public final class SimMachine implements AutoCloseable {
         MutexFactory mutexes = clock.mutexes(config);
         try {
             for (int u = 0; u < config.units(); u++) {
-                EngineTiming t = config.timing();
+                EngineTiming t = clock.timing(config);
                 EngineTiming seeded = new EngineTiming(t.iotlbNanos(), t.contextNanos(), t.iecNanos(), t.waitNanos(),
                         t.jitterNanos(), t.seed() + u);
                 DmarHardware hw = new DmarHardware("dmar" + u, memory, config.iotlbEntries(), seeded, clock.engines());

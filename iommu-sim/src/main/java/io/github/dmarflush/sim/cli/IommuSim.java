@@ -2,6 +2,7 @@ package io.github.dmarflush.sim.cli;
 
 import io.github.dmarflush.sim.MachineConfig;
 import io.github.dmarflush.sim.SimMachine;
+import io.github.dmarflush.sim.cost.CostModel;
 import io.github.dmarflush.sim.driver.FlushStrategy;
 import io.github.dmarflush.sim.driver.InvalidationMode;
 import io.github.dmarflush.sim.driver.UnitHooks;
@@ -10,6 +11,8 @@ import io.github.dmarflush.sim.hw.RegisterTiming;
 import io.github.dmarflush.sim.report.HtmlReport;
 import io.github.dmarflush.sim.report.JsonReport;
 import io.github.dmarflush.sim.report.RunReport;
+import io.github.dmarflush.sim.report.SweepReport;
+import io.github.dmarflush.sim.virt.Sweep;
 import io.github.dmarflush.sim.workload.DdWrite;
 import io.github.dmarflush.sim.workload.ProgressListener;
 import io.github.dmarflush.sim.workload.RunResult;
@@ -45,7 +48,7 @@ import picocli.CommandLine.Option;
  * report, trace or standard output that cannot be written (one line on stderr).
  */
 @Command(name = "iommu-sim", mixinStandardHelpOptions = true, version = "iommu-sim 0.1.0",
-        sortOptions = false,
+        sortOptions = false, subcommands = {ReproduceCommand.class, CalibrateCommand.class},
         description = "Simulates Intel VT-d (DMAR) units under netperf-like (TCP_MAERTS, TCP_STREAM), dd-like "
                 + "and trace-replay workloads and compares the pre-2022 locked TLB flush list with the lock-free "
                 + "zombie-head flush list (and strict synchronous invalidation), printing lockstat-style contention "
@@ -57,6 +60,29 @@ public final class IommuSim implements Callable<Integer> {
 
     /** Which workload. */
     enum WorkloadChoice { tcp_maerts, tcp_stream, dd, replay }
+
+    /** Which clock. */
+    enum ClockChoice { real, virtual }
+
+    /** Simulated CPUs of a virtual-time run when {@code --cpus} is not given. */
+    static final int DEFAULT_CPUS = 8;
+
+    @Option(names = "--clock", paramLabel = "C",
+            description = "real (host threads; the library's concurrency for real, figures move with the host) or "
+                    + "virtual (simulated CPUs and time, deterministic; tcp_maerts) (default: ${DEFAULT-VALUE}).")
+    ClockChoice clock = ClockChoice.real;
+
+    @Option(names = "--cpus", paramLabel = "N[,N...]", split = ",",
+            description = "virtual: simulated CPUs, 1..256; a comma list runs a sweep (default: " + DEFAULT_CPUS + ").")
+    List<Integer> cpus;
+
+    @Option(names = "--streams", paramLabel = "N",
+            description = "virtual: receive streams, one per NIC queue, 1..256 (default: one per simulated CPU).")
+    Integer streams;
+
+    @Option(names = "--costs", paramLabel = "FILE",
+            description = "virtual: the cost model file (default: the built-in " + CostModel.BUILT_IN + ").")
+    Path costs;
 
     @Option(names = {"-w", "--workload"}, paramLabel = "W",
             description = "tcp_maerts, tcp_stream, dd or replay (default: ${DEFAULT-VALUE}).")
@@ -163,6 +189,16 @@ public final class IommuSim implements Callable<Integer> {
     }
 
     private void validate() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        if (clock == ClockChoice.real) {
+            for (String v : new String[] {"--cpus", "--streams", "--costs"}) {
+                if (parsed.hasMatchedOption(v)) {
+                    throw bad(v + " is for --clock virtual");
+                }
+            }
+        } else {
+            validateVirtual(parsed);
+        }
         if (threads < 1 || threads > 256) {
             throw bad("--threads must be 1..256, got " + threads);
         }
@@ -196,7 +232,8 @@ public final class IommuSim implements Callable<Integer> {
         long netBytes = workload == WorkloadChoice.tcp_stream
                 ? (long) threads * txBatch * (4096 + pageRounded)
                 : (long) threads * 16 * pageRounded;
-        if (workload != WorkloadChoice.dd && workload != WorkloadChoice.replay && netBytes > (160L << 20)) {
+        if (clock == ClockChoice.real && workload != WorkloadChoice.dd && workload != WorkloadChoice.replay
+                && netBytes > (160L << 20)) {
             throw bad("--threads x buffers x --packet-size needs more than the 256 MiB of simulated memory");
         }
         if (batchCoalesce < 1) {
@@ -246,7 +283,7 @@ public final class IommuSim implements Callable<Integer> {
             throw bad("--record-limit must be >= 1, got " + recordLimit);
         }
         // Options that only one workload reads: given to another, they were silently ignored.
-        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        CommandLine.ParseResult given = parsed;
         if (recordTrace == null && given.hasMatchedOption("--record-limit")) {
             throw bad("--record-limit is for --record-trace");
         }
@@ -264,6 +301,42 @@ public final class IommuSim implements Callable<Integer> {
         if (recordTrace != null) {
             checkWritable("--record-trace", recordTrace);
         }
+    }
+
+    private void validateVirtual(CommandLine.ParseResult parsed) {
+        if (workload != WorkloadChoice.tcp_maerts) {
+            throw bad("--clock virtual runs --workload tcp_maerts (the other workloads run on host threads)");
+        }
+        if (strategy == StrategyChoice.strict || strategy == StrategyChoice.all) {
+            throw bad("--clock virtual runs the locked and flushlist strategies; strict invalidation is not modelled"
+                    + " in virtual time");
+        }
+        if (parsed.hasMatchedOption("--threads")) {
+            throw bad("--threads is for --clock real; in virtual time use --cpus and --streams");
+        }
+        for (String v : new String[] {"--descriptor-latency", "--latency", "--jitter", "--mmio", "--spin"}) {
+            if (parsed.hasMatchedOption(v)) {
+                throw bad(v + " is for --clock real; in virtual time the times come from the cost model (--costs)");
+            }
+        }
+        if (parsed.hasMatchedOption("--record-trace")) {
+            throw bad("--record-trace is for --clock real");
+        }
+        for (int n : cpuList()) {
+            if (n < 1 || n > 256) {
+                throw bad("--cpus must be 1..256, got " + n);
+            }
+        }
+        if (cpuList().stream().distinct().count() != cpuList().size()) {
+            throw bad("--cpus lists a CPU count twice: " + cpuList());
+        }
+        if (streams != null && (streams < 1 || streams > 256)) {
+            throw bad("--streams must be 1..256, got " + streams);
+        }
+    }
+
+    List<Integer> cpuList() {
+        return cpus == null || cpus.isEmpty() ? List.of(DEFAULT_CPUS) : cpus;
     }
 
     private void checkEngineNanos(String what, long nanos) {
@@ -295,14 +368,14 @@ public final class IommuSim implements Callable<Integer> {
      * Exit code 2 with one line on stderr: a wrong option, input that cannot be read, or
      * output that cannot be written.
      */
-    private static int usageError(PrintWriter err, String message) {
+    static int usageError(PrintWriter err, String message) {
         err.println("iommu-sim: " + message);
         err.flush();
         return 2;
     }
 
     /** The reason of an I/O failure in a few words, without the exception's class name. */
-    private static String why(IOException e) {
+    static String why(IOException e) {
         return e instanceof java.nio.file.NoSuchFileException ? "no such file"
                 : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
                 : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -338,6 +411,9 @@ public final class IommuSim implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (clock == ClockChoice.virtual) {
+            return callVirtual(out, err);
+        }
         List<TraceFormat.Event> events = null;
         if (workload == WorkloadChoice.replay) {
             try {
@@ -434,6 +510,75 @@ public final class IommuSim implements Callable<Integer> {
         }
         err.flush();
         return clean ? 0 : 1;
+    }
+
+    /** A virtual-time run: one point per strategy and CPU count; a sweep when several CPU counts are given. */
+    private int callVirtual(PrintWriter out, PrintWriter err) {
+        CostModel model;
+        try {
+            model = costs == null ? CostModel.builtIn() : CostModel.load(costs);
+        } catch (CostModel.CostFileException e) {
+            return usageError(err, e.getMessage());
+        }
+        WorkloadConfig wc = new WorkloadConfig(1, warmup, duration, packetSize, seed);
+        Sweep sweep = new Sweep(model, wc, streams);
+        List<MachineConfig> machines = runs();
+        List<Integer> counts = cpuList();
+        List<RunResult> results = new ArrayList<>();
+        try {
+            results = sweep.runAll(machines, counts, p -> {
+                RunResult r = p.result();
+                err.printf(Locale.ROOT, "iommu-sim: [%s, %d CPUs, %d streams] %d events in %.1f s of host time "
+                                + "(%.2f M events/s)%n", r.label(), r.clock().cpus(), r.clock().streams(), p.events(),
+                        p.hostNanos() / 1e9, p.events() / (p.hostNanos() / 1e9) / 1e6);
+                err.flush();
+                if (!json && counts.size() == 1) {
+                    out.print(RunReport.format(r));
+                    out.println();
+                    out.flush();
+                }
+            });
+        } catch (IllegalArgumentException e) {
+            return usageError(err, e.getMessage());
+        }
+        String command = ("iommu-sim " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).strip();
+        if (json) {
+            out.println(JsonReport.format(results, command));
+        } else if (counts.size() > 1) {
+            out.print(SweepReport.format(results));
+        }
+        if (!json) {
+            for (int n : counts) {
+                RunResult locked = find(results, "locked", n);
+                RunResult flush = find(results, "flushlist", n);
+                if (locked != null && flush != null) {
+                    out.println((counts.size() > 1 ? n + " CPUs: " : "") + RunReport.comparison(locked, flush));
+                }
+            }
+        }
+        out.flush();
+        if (out.checkError()) {
+            return usageError(err, "cannot write the report to standard output");
+        }
+        if (html != null) {
+            try {
+                Files.writeString(html, HtmlReport.format(results, command, null), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return usageError(err, "cannot write --html " + html + ": " + why(e));
+            }
+            err.println("iommu-sim: wrote " + html);
+        }
+        boolean clean = results.stream().allMatch(RunResult::clean);
+        if (!clean) {
+            err.println("iommu-sim: a run FAILED its end-of-run checks (see FAILED lines above)");
+        }
+        err.flush();
+        return clean ? 0 : 1;
+    }
+
+    private static RunResult find(List<RunResult> results, String label, int cpus) {
+        return results.stream().filter(r -> r.label().equals(label) && r.clock().cpus() == cpus).findFirst()
+                .orElse(null);
     }
 
     private static String loadAverage() {

@@ -6,7 +6,11 @@ package io.github.dmarflush.sim.cost;
  * Every one is given in the file with its value and its source.
  */
 public enum Cost {
-    /** CPU time per received packet outside the IOMMU locks: the NIC driver's receive path, TCP/IP input, the socket, the page-table clear and fill. */
+    /** CPU time per received frame in {@code iflib_rxeof} outside {@code dmarhw}: the descriptor, the buffer's sync, the page-table clear of its unload. */
+    RX_RXEOF_NS("rx.rxeof_ns", "ns"),
+    /** CPU time per buffer in {@code _iflib_fl_refill} outside {@code iodom}: a new cluster, the page-table fill of its load, the descriptor. */
+    RX_REFILL_NS("rx.refill_ns", "ns"),
+    /** CPU time per received packet up the stack ({@code if_input}: TCP/IP input, the socket buffer). */
     RX_STACK_NS("rx.stack_ns", "ns"),
     /** {@code dmarhw} held by {@code iommu_domain_unload} for one entry: the invalidation and wait descriptors and the IQT write. */
     UNLOAD_HOLD_NS("unload.hold_ns", "ns"),
@@ -30,6 +34,8 @@ public enum Cost {
     INTR_LATENCY_NS("intr.latency_ns", "ns"),
     /** A CPU's switch to another thread, or out of idle, before the thread runs. */
     SCHED_SWITCH_NS("sched.switch_ns", "ns"),
+    /** How much every CPU step, engine descriptor and interrupt latency varies: each is drawn uniformly within plus or minus this percentage of its value. */
+    VARIATION_PCT("model.variation_pct", "percent"),
     /** One {@code cpu_spinwait()} (PAUSE) in a contended mutex's {@code lock_delay()} round. */
     LOCK_PAUSE_NS("lock.pause_ns", "ns"),
     /** {@code lock_delay}'s base; the maximum is {@code lock_roundup_2(mp_ncpus) * 256}. */

@@ -4,6 +4,7 @@ import io.github.dmarflush.sim.vtime.Event;
 import io.github.dmarflush.sim.vtime.EventLoop;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The virtual-time clock's engine driver: the engine executes descriptors one after another,
@@ -24,6 +25,7 @@ public final class EventEngine implements EngineDriver {
     private final QiEngine engine;
     private final EventLoop loop;
     private final SplittableRandom jitter;
+    private final LongUnaryOperator vary;
     private boolean immediate;
     private boolean closed;
     private long fastForwards;
@@ -38,10 +40,12 @@ public final class EventEngine implements EngineDriver {
     /**
      * @param engine the engine
      * @param loop the simulated clock
+     * @param vary the time a descriptor of a given latency really takes (the model's variation)
      */
-    public EventEngine(QiEngine engine, EventLoop loop) {
+    public EventEngine(QiEngine engine, EventLoop loop, LongUnaryOperator vary) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.loop = Objects.requireNonNull(loop, "loop");
+        this.vary = Objects.requireNonNull(vary, "vary");
         this.jitter = engine.newJitter();
     }
 
@@ -49,11 +53,12 @@ public final class EventEngine implements EngineDriver {
      * A factory for units on {@code loop}, starting in immediate mode (for the unit's set-up).
      *
      * @param loop the simulated clock
+     * @param vary the time a descriptor of a given latency really takes
      * @return the factory
      */
-    public static EngineDriver.Factory on(EventLoop loop) {
+    public static EngineDriver.Factory on(EventLoop loop, LongUnaryOperator vary) {
         return (engine, name) -> {
-            EventEngine e = new EventEngine(engine, loop);
+            EventEngine e = new EventEngine(engine, loop, vary);
             e.immediate = true;
             return e;
         };
@@ -73,7 +78,8 @@ public final class EventEngine implements EngineDriver {
 
     private void startNext() {
         if (!closed && engine.ready()) {
-            loop.scheduleIn(done, engine.nextLatency(jitter));
+            long latency = engine.nextLatency(jitter);
+            loop.scheduleIn(done, latency > 0 ? vary.applyAsLong(latency) : 0);
         }
     }
 

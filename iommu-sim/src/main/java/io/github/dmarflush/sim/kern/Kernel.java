@@ -5,6 +5,7 @@ import io.github.dmarflush.sim.vtime.EventLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A multiprocessor kernel in simulated time: CPUs, threads running {@link Program}s, a
@@ -39,6 +40,7 @@ public final class Kernel {
     private final Cpu[] cpus;
     private final long switchNanos;
     private final SpinPolicy spin;
+    private final LongUnaryOperator runTime;
     private final List<KThread> threads = new ArrayList<>();
     private final List<KThread> runq = new ArrayList<>();
     private final List<AdaptiveMutex> mutexes = new ArrayList<>();
@@ -61,6 +63,8 @@ public final class Kernel {
     };
 
     /**
+     * A kernel whose runs take exactly the time their op gives.
+     *
      * @param loop the event loop
      * @param ncpu CPUs, 1..1024
      * @param switchNanos ns a CPU spends switching to another thread, 0 or more
@@ -68,8 +72,22 @@ public final class Kernel {
      * @throws IllegalArgumentException if a value is out of range
      */
     public Kernel(EventLoop loop, int ncpu, long switchNanos, SpinPolicy spin) {
+        this(loop, ncpu, switchNanos, spin, LongUnaryOperator.identity());
+    }
+
+    /**
+     * @param loop the event loop
+     * @param ncpu CPUs, 1..1024
+     * @param switchNanos ns a CPU spends switching to another thread, 0 or more
+     * @param spin how contended mutexes spin
+     * @param runTime the time an {@link Op.Run} of a given length really takes (the model's
+     *     variation of CPU work), applied once when the run starts
+     * @throws IllegalArgumentException if a value is out of range
+     */
+    public Kernel(EventLoop loop, int ncpu, long switchNanos, SpinPolicy spin, LongUnaryOperator runTime) {
         this.loop = Objects.requireNonNull(loop, "loop");
         this.spin = Objects.requireNonNull(spin, "spin");
+        this.runTime = Objects.requireNonNull(runTime, "runTime");
         if (ncpu < 1 || ncpu > 1024) {
             throw new IllegalArgumentException("CPUs must be 1..1024, got " + ncpu);
         }
@@ -263,8 +281,9 @@ public final class Kernel {
                 Op op = t.program.next(t);
                 t.op = op;
                 if (op instanceof Op.Run r) {
-                    if (r.nanos() > 0) {
-                        startRun(t, r.nanos());
+                    long nanos = r.nanos() > 0 ? runTime.applyAsLong(r.nanos()) : 0;
+                    if (nanos > 0) {
+                        startRun(t, nanos);
                         return;
                     }
                 } else if (op instanceof Op.Acquire a) {

@@ -64,6 +64,12 @@ public final class HtmlReport {
         }
         h.append("</table>\n");
 
+        List<Integer> cpuCounts = runs.stream().filter(r -> r.clock().virtual()).map(r -> r.clock().cpus())
+                .distinct().toList();
+        if (cpuCounts.size() > 1) {
+            sweepCharts(h, runs, cpuCounts);
+        }
+
         List<String> labels = new ArrayList<>();
         List<Double> tput = new ArrayList<>();
         List<Double> spin = new ArrayList<>();
@@ -97,6 +103,90 @@ public final class HtmlReport {
         }
         h.append("</body></html>\n");
         return h.toString();
+    }
+
+    /** The CPU sweep: contention and throughput against simulated CPUs, one line per strategy. */
+    private static void sweepCharts(StringBuilder h, List<RunResult> runs, List<Integer> cpuCounts) {
+        List<String> strategies = runs.stream().map(RunResult::label).distinct().toList();
+        List<String> x = cpuCounts.stream().map(String::valueOf).toList();
+        List<List<Double>> spin = new ArrayList<>();
+        List<List<Double>> block = new ArrayList<>();
+        List<List<Double>> tput = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (String st : strategies) {
+            List<Double> sp = new ArrayList<>();
+            List<Double> bl = new ArrayList<>();
+            List<Double> tp = new ArrayList<>();
+            for (int n : cpuCounts) {
+                RunResult r = runs.stream().filter(q -> q.label().equals(st) && q.clock().cpus() == n).findFirst()
+                        .orElse(null);
+                sp.add(r == null ? Double.NaN : r.spinEventsPerSecond("dmarhw") + r.spinEventsPerSecond("iodom"));
+                bl.add(r == null ? Double.NaN : r.blockEventsPerSecond("dmarhw") + r.blockEventsPerSecond("iodom"));
+                tp.add(r == null ? Double.NaN : r.mbitPerSecond());
+            }
+            spin.add(sp);
+            block.add(bl);
+            tput.add(tp);
+            names.add(st);
+        }
+        h.append("<h2>Contention against simulated CPUs</h2>\n<p>Adaptive-mutex spin events per second, "
+                + "dmarhw and iodom together, one line per strategy (virtual time; one receive stream per CPU unless "
+                + "--streams says otherwise).</p>\n");
+        h.append(lineChart(x, spin, names, "spin events/s"));
+        h.append("<h2>Blocking against simulated CPUs</h2>\n");
+        h.append(lineChart(x, block, names, "block events/s"));
+        h.append("<h2>Throughput against simulated CPUs</h2>\n");
+        h.append(lineChart(x, tput, names, "Mbit/s of simulated DMA"));
+    }
+
+    private static String lineChart(List<String> xLabels, List<List<Double>> series, List<String> names, String unit) {
+        int w = 760;
+        int h = 280;
+        int left = 80;
+        int bottom = 40;
+        int top = 30;
+        double max = 0;
+        for (List<Double> s : series) {
+            for (double v : s) {
+                if (!Double.isNaN(v)) {
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        max = niceMax(max);
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "font-size=\"12\" font-family=\"sans-serif\">%n", w, h));
+        axis(sb, w, h, left, bottom, top, max, unit, false);
+        int n = xLabels.size();
+        double step = (w - left - 40.0) / Math.max(1, n - 1);
+        for (int i = 0; i < n; i++) {
+            sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+                    left + 10 + i * step, h - bottom + 16, esc(xLabels.get(i))));
+        }
+        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">simulated CPUs</text>%n",
+                (w + left) / 2, h - 6));
+        for (int k = 0; k < series.size(); k++) {
+            StringBuilder pts = new StringBuilder();
+            List<Double> s = series.get(k);
+            for (int i = 0; i < n; i++) {
+                double v = s.get(i);
+                if (Double.isNaN(v)) {
+                    continue;
+                }
+                double px = left + 10 + i * step;
+                double py = h - bottom - (h - bottom - top) * v / max;
+                pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+                sb.append(String.format(Locale.ROOT,
+                        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s, %s CPUs: %.1f</title></circle>%n",
+                        px, py, COLORS[k % COLORS.length], esc(names.get(k)), esc(xLabels.get(i)), v));
+            }
+            sb.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>%n",
+                    pts.toString().strip(), COLORS[k % COLORS.length]));
+        }
+        legend(sb, names, left + 10, 14);
+        sb.append("</svg>\n");
+        return sb.toString();
     }
 
     /** Counts of events per power-of-two bucket of wait time for one lock, all callers. */

@@ -58,6 +58,11 @@ public final class JsonReport {
         j.beginObject();
         j.field("workload", r.workload()).field("label", r.label())
                 .field("strategy", m.strategy().cliName()).field("mode", m.mode().cliName());
+        j.name("clock").beginObject()
+                .field("kind", r.clock().virtual() ? "virtual" : "real")
+                .field("cpus", r.clock().cpus()).field("streams", r.clock().streams())
+                .field("costModel", r.clock().costs())
+                .endObject();
         j.name("machine").beginObject()
                 .field("units", m.units()).field("domainsPerUnit", m.domainsPerUnit()).field("devices", m.devices())
                 .field("queueSlots", 256L << m.qs()).field("batchCoalesce", m.batchCoalesce())

@@ -44,19 +44,29 @@ public final class RunReport {
             case "TCP_MAERTS" -> String.format(Locale.ROOT, "packet %d B", r.config().packetSize());
             default -> "trace";
         };
-        if (r.workload().startsWith("replay")) {
-            sb.append(String.format(Locale.ROOT, "%d trace events replayed in order on one CPU, no warm-up, %.3f s%n",
-                    r.ops(), s));
-        } else {
+        if (r.clock().virtual()) {
+            sb.append(String.format(Locale.ROOT, "%s; %s, seed %d, warmup %.3f s, measured %.3f s%n",
+                    r.clock().describe(), size, r.config().seed(), r.config().warmup().toNanos() / 1e9, s));
             sb.append(String.format(Locale.ROOT,
-                    "threads %d, %s, seed %d, warmup %.1f s, measured %.3f s%n",
-                    r.config().threads(), size, r.config().seed(), r.config().warmup().toMillis() / 1e3, s));
+                    "machine: %d unit(s) x %d domain(s), %d device(s), %d-level tables%s, queue %d slots, "
+                            + "batch coalesce %d, IOTLB %d; CPU, lock and engine times from the cost model%n",
+                    m.units(), m.domainsPerUnit(), m.devices(), m.pageTableLevels(), m.superpages() ? " + superpages" : "",
+                    256 << m.qs(), m.batchCoalesce(), m.iotlbEntries()));
+        } else {
+            if (r.workload().startsWith("replay")) {
+                sb.append(String.format(Locale.ROOT, "%d trace events replayed in order on one CPU, no warm-up, %.3f s%n",
+                        r.ops(), s));
+            } else {
+                sb.append(String.format(Locale.ROOT,
+                        "threads %d, %s, seed %d, warmup %.1f s, measured %.3f s%n",
+                        r.config().threads(), size, r.config().seed(), r.config().warmup().toMillis() / 1e3, s));
+            }
+            sb.append(String.format(Locale.ROOT,
+                    "machine: %d unit(s) x %d domain(s), %d device(s), %d-level tables%s, queue %d slots, "
+                            + "batch coalesce %d, IOTLB %d, engine %s, MMIO %s%n",
+                    m.units(), m.domainsPerUnit(), m.devices(), m.pageTableLevels(), m.superpages() ? " + superpages" : "",
+                    256 << m.qs(), m.batchCoalesce(), m.iotlbEntries(), m.timing(), m.registers()));
         }
-        sb.append(String.format(Locale.ROOT,
-                "machine: %d unit(s) x %d domain(s), %d device(s), %d-level tables%s, queue %d slots, "
-                        + "batch coalesce %d, IOTLB %d, engine %s, MMIO %s%n",
-                m.units(), m.domainsPerUnit(), m.devices(), m.pageTableLevels(), m.superpages() ? " + superpages" : "",
-                256 << m.qs(), m.batchCoalesce(), m.iotlbEntries(), m.timing(), m.registers()));
         sb.append(String.format(Locale.ROOT, "  throughput            %12.1f Mbit/s of simulated DMA%n", r.mbitPerSecond()));
         sb.append(String.format(Locale.ROOT, "  map+unmap             %12.0f %s/s%n", r.opsPerSecond(), r.opUnit()));
         sb.append(String.format(Locale.ROOT, "  dmarhw spin events    %12.0f events/s%n", r.spinEventsPerSecond("dmarhw")));

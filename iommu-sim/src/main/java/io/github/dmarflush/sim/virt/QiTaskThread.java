@@ -129,7 +129,7 @@ public final class QiTaskThread implements QiTaskRunner, Program {
         this.wakeup = new WaitChannel(name);
         long latency = c.get(Cost.INTR_LATENCY_NS);
         // dmar_qi_intr: a filter that only enqueues the task, intr.latency_ns after the status write.
-        unit.hardware().setInterruptHandler(() -> clock.loop().after(latency, this::enqueue));
+        unit.hardware().setInterruptHandler(() -> clock.loop().after(clock.vary(latency), this::enqueue));
         this.thread = kernel.spawn(name, (int) c.get(Cost.PRIO_QI_TASK), -1, this);
     }
 

@@ -33,8 +33,8 @@ import io.github.dmarflush.sim.vtime.EventLoop;
 final class RxTask implements Program {
 
     private enum Step {
-        WAIT, A_UNLOAD_LOCK, A_UNLOAD_RUN, A_UNLOAD_DONE, UNLOAD_LOCK, UNLOAD_ROOM, UNLOAD_RUN, UNLOADED,
-        LOAD_LOCK, LOAD_RUN, LOADED, A_LOAD_LOCK, A_LOAD_RUN, A_LOAD_DONE, POST, STACK, DELIVERED, TEARDOWN,
+        WAIT, RXEOF, A_UNLOAD_LOCK, A_UNLOAD_RUN, A_UNLOAD_DONE, UNLOAD_LOCK, UNLOAD_ROOM, UNLOAD_RUN, UNLOADED,
+        LOAD_LOCK, LOAD_RUN, LOADED, A_LOAD_LOCK, A_LOAD_RUN, A_LOAD_DONE, REFILL, POST, STACK, DELIVERED, TEARDOWN,
         TEARDOWN_ROOM, TEARDOWN_RUN, TEARDOWN_DONE
     }
 
@@ -43,6 +43,7 @@ final class RxTask implements Program {
     private final boolean busdmaUnderIodom;
     private final Kernel kernel;
     private final EventLoop loop;
+    private final VirtualClock clock;
     private final int budget;
     private final long intrLatency;
     private final AdaptiveMutex dmarhw;
@@ -55,6 +56,8 @@ final class RxTask implements Program {
     private final Op gasMapRun;
     private final Op aUnloadRun;
     private final Op aLoadRun;
+    private final Op rxeofRun;
+    private final Op refillRun;
     private final long stackNanos;
     private final long pollNanos;
     private final WaitChannel frames;
@@ -80,6 +83,7 @@ final class RxTask implements Program {
         this.busdmaUnderIodom = busdmaUnderIodom;
         this.kernel = clock.kernel();
         this.loop = clock.loop();
+        this.clock = clock;
         CostModel c = clock.costs();
         this.budget = (int) Math.max(1, c.get(Cost.RX_BUDGET));
         this.intrLatency = c.get(Cost.INTR_LATENCY_NS);
@@ -94,6 +98,8 @@ final class RxTask implements Program {
         this.gasMapRun = Op.run(c.get(Cost.GAS_MAP_HOLD_NS));
         this.aUnloadRun = Op.run(c.get(Cost.A_UNLOAD_HOLD_NS));
         this.aLoadRun = Op.run(c.get(Cost.A_LOAD_HOLD_NS));
+        this.rxeofRun = Op.run(c.get(Cost.RX_RXEOF_NS));
+        this.refillRun = Op.run(c.get(Cost.RX_REFILL_NS));
         this.stackNanos = c.get(Cost.RX_STACK_NS);
         // One dmar_qi_ensure iteration reads IQH and writes IQT: the two register accesses task.ics_ns stands for.
         this.pollNanos = Math.max(1, c.get(Cost.TASK_ICS_NS));
@@ -108,7 +114,7 @@ final class RxTask implements Program {
     void frameArrived() {
         if (armed && !wakeScheduled) {
             wakeScheduled = true;
-            loop.after(intrLatency, () -> {
+            loop.after(clock.vary(intrLatency), () -> {
                 wakeScheduled = false;
                 armed = false;
                 kernel.wakeup(frames);
@@ -160,11 +166,15 @@ final class RxTask implements Program {
                         batch[k] = queue.takeFilled();
                     }
                     i = 0;
-                    step = Step.A_UNLOAD_LOCK;
+                    step = Step.RXEOF;
                 }
                 // ---- iflib_rxeof: unload each received buffer ----
-                case A_UNLOAD_LOCK -> {
+                case RXEOF -> {
                     slot = batch[i];
+                    step = Step.A_UNLOAD_LOCK;
+                    return rxeofRun;
+                }
+                case A_UNLOAD_LOCK -> {
                     if (!busdmaUnderIodom) {
                         step = Step.UNLOAD_LOCK;
                         continue;
@@ -199,7 +209,7 @@ final class RxTask implements Program {
                     }
                     i++;
                     if (i < batchSize) {
-                        step = Step.A_UNLOAD_LOCK;
+                        step = Step.RXEOF;
                     } else {
                         i = 0;
                         step = Step.LOAD_LOCK;
@@ -222,7 +232,7 @@ final class RxTask implements Program {
                 }
                 case LOADED -> {
                     queue.ring.load(slot);
-                    step = busdmaUnderIodom ? Step.A_LOAD_LOCK : Step.POST;
+                    step = busdmaUnderIodom ? Step.A_LOAD_LOCK : Step.REFILL;
                     return iodom.release();
                 }
                 case A_LOAD_LOCK -> {
@@ -234,8 +244,12 @@ final class RxTask implements Program {
                     return aLoadRun;
                 }
                 case A_LOAD_DONE -> {
-                    step = Step.POST;
+                    step = Step.REFILL;
                     return iodom.release();
+                }
+                case REFILL -> {
+                    step = Step.POST;
+                    return refillRun;
                 }
                 case POST -> {
                     queue.post(slot);

@@ -12,6 +12,7 @@ import io.github.dmarflush.sim.driver.InvalidationMode;
 import io.github.dmarflush.sim.driver.QiTaskRunner;
 import io.github.dmarflush.sim.driver.TaskScheduling;
 import io.github.dmarflush.sim.hw.EngineDriver;
+import io.github.dmarflush.sim.hw.EngineTiming;
 import io.github.dmarflush.sim.hw.EventEngine;
 import io.github.dmarflush.sim.hw.RegisterTiming;
 import io.github.dmarflush.sim.kern.AdaptiveMutex;
@@ -23,6 +24,7 @@ import io.github.dmarflush.sim.vtime.EventLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.SplittableRandom;
 
 /**
  * The virtual-time clock: one {@link EventLoop} and one {@link Kernel} of {@code ncpu}
@@ -41,6 +43,8 @@ public final class VirtualClock implements SimClock {
 
     private final CostModel costs;
     private final EventLoop loop = new EventLoop();
+    private final SplittableRandom random;
+    private final double variation;
     private final Kernel kernel;
     private final List<EventEngine> engines = new ArrayList<>();
     private final List<QiTaskThread> tasks = new ArrayList<>();
@@ -49,12 +53,35 @@ public final class VirtualClock implements SimClock {
     /**
      * @param costs the cost model
      * @param ncpu simulated CPUs, 1..1024
+     * @param seed seeds the variation of times ({@code model.variation_pct})
+     * @throws IllegalArgumentException if the variation is 100% or more
      */
-    public VirtualClock(CostModel costs, int ncpu) {
+    public VirtualClock(CostModel costs, int ncpu, long seed) {
         this.costs = Objects.requireNonNull(costs, "costs");
+        long pct = costs.get(Cost.VARIATION_PCT);
+        if (pct >= 100) {
+            throw new IllegalArgumentException(Cost.VARIATION_PCT.key() + " must be below 100, got " + pct);
+        }
+        this.variation = pct / 100.0;
+        this.random = new SplittableRandom(seed ^ 0x5DEECE66DL);
         SpinPolicy spin = new SpinPolicy(costs.get(Cost.LOCK_PAUSE_NS), (int) costs.get(Cost.LOCK_DELAY_BASE),
                 lockDelayMax(ncpu));
-        this.kernel = new Kernel(loop, ncpu, costs.get(Cost.SCHED_SWITCH_NS), spin);
+        this.kernel = new Kernel(loop, ncpu, costs.get(Cost.SCHED_SWITCH_NS), spin, this::vary);
+    }
+
+    /**
+     * The time a step of nominal length {@code nanos} takes this time: uniform within
+     * {@code model.variation_pct} of it, drawn from the clock's seeded stream.
+     *
+     * @param nanos the nominal time, ns
+     * @return the time, ns, at least 1 if {@code nanos} is
+     */
+    public long vary(long nanos) {
+        if (variation == 0 || nanos == 0) {
+            return nanos;
+        }
+        double f = 1 + variation * (2 * random.nextDouble() - 1);
+        return Math.max(1, Math.round(nanos * f));
     }
 
     /**
@@ -119,7 +146,7 @@ public final class VirtualClock implements SimClock {
 
     @Override
     public EngineDriver.Factory engines() {
-        EngineDriver.Factory f = EventEngine.on(loop);
+        EngineDriver.Factory f = EventEngine.on(loop, this::vary);
         return (engine, name) -> {
             EventEngine e = (EventEngine) f.create(engine, name);
             engines.add(e);
@@ -150,6 +177,12 @@ public final class VirtualClock implements SimClock {
     @Override
     public RegisterTiming registers(MachineConfig config) {
         return RegisterTiming.NONE;
+    }
+
+    /** The engine's times from the cost model: IOTLB and wait descriptors; the set-up's context and IEC invalidations take none. */
+    @Override
+    public EngineTiming timing(MachineConfig config) {
+        return new EngineTiming(costs.get(Cost.QI_IOTLB_NS), 0, 0, costs.get(Cost.QI_WAIT_NS), 0, 0);
     }
 
     /** The machine is set up: from now on the engines complete descriptors in simulated time. */
