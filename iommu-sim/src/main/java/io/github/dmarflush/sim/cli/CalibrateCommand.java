@@ -80,7 +80,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         FreeBsdReference ref = FreeBsdReference.load();
         ModelState.Setup setup = new ModelState.Setup(cpus, Duration.ofMillis(50), window, 42);
-        String command = ("iommu-sim calibrate " + String.join(" ", spec.commandLine().getParseResult().originalArgs()))
+        String command = ("iommu-sim " + String.join(" ", spec.commandLine().getParseResult().originalArgs()))
                 .strip();
         long t0 = System.nanoTime();
         double[] best = {Double.MAX_VALUE};

@@ -93,7 +93,7 @@ public final class ReproduceCommand implements Callable<Integer> {
                     (System.nanoTime() - t0) / 1e9);
             err.flush();
         });
-        String command = ("iommu-sim reproduce " + String.join(" ", spec.commandLine().getParseResult().originalArgs()))
+        String command = ("iommu-sim " + String.join(" ", spec.commandLine().getParseResult().originalArgs()))
                 .strip();
         out.print(json ? ReproductionReport.json(rep, command) + "\n" : ReproductionReport.format(rep));
         out.flush();

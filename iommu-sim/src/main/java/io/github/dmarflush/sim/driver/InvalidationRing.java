@@ -85,6 +85,21 @@ public final class InvalidationRing implements InvalidationQueue {
     }
 
     /**
+     * Counts a wait for ring space that a simulated CPU makes before its step (virtual time),
+     * as {@link #ensure} counts its own: one queue-full event per wait, one spin per look at
+     * IQH that still found the ring short.
+     *
+     * @param spins looks at IQH that found the ring short, 0 for the event itself
+     */
+    public void countWait(long spins) {
+        if (spins == 0) {
+            queueFullEvents++;
+        } else {
+            queueFullSpins += spins;
+        }
+    }
+
+    /**
      * {@inheritDoc}
      *
      * <p>As {@code dmar_qi_ensure}: re-reads IQH only when the cached free space is short,

@@ -23,8 +23,8 @@ import io.github.dmarflush.sim.vtime.EventLoop;
  *
  * <p>With {@code busdmaUnderIodom} (FreeBSD before D35557, state A) the map's entry list is
  * guarded by {@code iodom}: the unload takes it before {@code iommu_domain_unload}
- * ({@code iommu_bus_dmamap_unload}) and the load after {@code iommu_gas_map}
- * ({@code iommu_bus_dmamap_load_something}).
+ * ({@code iommu_bus_dmamap_unload}) and the load after {@code iommu_gas_map} and the
+ * page-table fill ({@code iommu_bus_dmamap_load_something}).
  *
  * <p>Each step's effect on the machine (the unload, the load, the payload check) is done by
  * the shared {@link io.github.dmarflush.sim.workload.RxRing} while the simulated thread holds
@@ -149,6 +149,26 @@ final class RxTask implements Program {
         return unit.ring().hasRoomFor(unit.descriptorsToInvalidate(queue.ring.map(slot).entries()));
     }
 
+    /**
+     * The unload's wait for ring space, as {@code dmar_qi_ensure}'s loop but in simulated
+     * time: none if there is room now; otherwise a queue-full event and a spin every
+     * {@code task.ics_ns} (an IQH read and an IQT write) until there is.
+     */
+    private Op roomOrWait(Step then) {
+        step = then;
+        if (room()) {
+            return Op.run(0);
+        }
+        unit.ring().countWait(0);
+        return new Op.SpinUntil(() -> {
+            if (room()) {
+                return true;
+            }
+            unit.ring().countWait(1);
+            return false;
+        }, pollNanos);
+    }
+
     private Op nextStep() {
         for (;;) {
             switch (step) {
@@ -195,8 +215,7 @@ final class RxTask implements Program {
                     return unloadSite.acquire();
                 }
                 case UNLOAD_ROOM -> {
-                    step = Step.UNLOAD_RUN;
-                    return new Op.SpinUntil(this::room, pollNanos);
+                    return roomOrWait(Step.UNLOAD_RUN);
                 }
                 case UNLOAD_RUN -> {
                     step = Step.UNLOADED;
@@ -232,8 +251,13 @@ final class RxTask implements Program {
                 }
                 case LOADED -> {
                     queue.ring.load(slot);
-                    step = busdmaUnderIodom ? Step.A_LOAD_LOCK : Step.REFILL;
+                    step = Step.REFILL;
                     return iodom.release();
+                }
+                case REFILL -> {
+                    // the page-table fill (domain_map_buf) and the rest of the refill, outside iodom
+                    step = busdmaUnderIodom ? Step.A_LOAD_LOCK : Step.POST;
+                    return refillRun;
                 }
                 case A_LOAD_LOCK -> {
                     step = Step.A_LOAD_RUN;
@@ -244,12 +268,8 @@ final class RxTask implements Program {
                     return aLoadRun;
                 }
                 case A_LOAD_DONE -> {
-                    step = Step.REFILL;
-                    return iodom.release();
-                }
-                case REFILL -> {
                     step = Step.POST;
-                    return refillRun;
+                    return iodom.release();
                 }
                 case POST -> {
                     queue.post(slot);
@@ -277,8 +297,7 @@ final class RxTask implements Program {
                     return unloadSite.acquire();
                 }
                 case TEARDOWN_ROOM -> {
-                    step = Step.TEARDOWN_RUN;
-                    return new Op.SpinUntil(this::room, pollNanos);
+                    return roomOrWait(Step.TEARDOWN_RUN);
                 }
                 case TEARDOWN_RUN -> {
                     step = Step.TEARDOWN_DONE;
