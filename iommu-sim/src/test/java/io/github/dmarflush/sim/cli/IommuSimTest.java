@@ -21,11 +21,16 @@ class IommuSimTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    /** Runs the command line on host threads ({@code --clock real}, ahead of {@code args}). */
     private int run(String... args) {
         CommandLine cl = IommuSim.commandLine();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
-        return cl.execute(args);
+        String[] all = new String[args.length + 2];
+        all[0] = "--clock";
+        all[1] = "real";
+        System.arraycopy(args, 0, all, 2, args.length);
+        return cl.execute(all);
     }
 
     @ParameterizedTest
@@ -154,7 +159,7 @@ class IommuSimTest {
             }
         }));
         cl.setErr(new PrintWriter(err));
-        int code = cl.execute("--strategy", "flushlist", "-d", "100ms", "--warmup", "0", "-t", "1", "--json");
+        int code = cl.execute("--clock", "real", "--strategy", "flushlist", "-d", "100ms", "--warmup", "0", "-t", "1", "--json");
         assertEquals(2, code, err.toString());
         assertEquals("iommu-sim: cannot write the report to standard output", err.toString().strip());
     }

@@ -35,9 +35,11 @@ class VirtualCliTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "--cpus 4|--cpus is for --clock virtual",
-        "--streams 2|--streams is for --clock virtual",
-        "--costs x.costs|--costs is for --clock virtual",
+        "--clock real --cpus 4|--cpus is for --clock virtual",
+        "--clock real --streams 2|--streams is for --clock virtual",
+        "--clock real --costs x.costs|--costs is for --clock virtual",
+        "-t 4|--threads is for --clock real; in virtual time use --cpus and --streams",
+        "-w tcp_stream|--clock virtual runs --workload tcp_maerts (the other workloads run on host threads)",
         "--clock virtual --cpus 0|--cpus must be 1..256, got 0",
         "--clock virtual --cpus 2,2|--cpus lists a CPU count twice: [2, 2]",
         "--clock virtual --cpus 300|--cpus must be 1..256, got 300",
