@@ -31,9 +31,8 @@ import picocli.CommandLine.Option;
                 + "runs, and prints the fit and the fitted cost file. FreeBSD's state C is never used.")
 public final class CalibrateCommand implements Callable<Integer> {
 
-    @Option(names = "--costs", paramLabel = "FILE",
-            description = "The starting cost model (default: the built-in " + CostModel.BUILT_IN + ").")
-    Path costs;
+    @CommandLine.Mixin
+    CostsOption costs = new CostsOption();
 
     @Option(names = "--evaluations", paramLabel = "N", description = "Model runs for the fit to B, 10..100000 "
             + "(the fit to A takes a tenth as many) (default: ${DEFAULT-VALUE}).")
@@ -74,7 +73,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         CostModel start;
         try {
-            start = costs == null ? CostModel.builtIn() : CostModel.load(costs);
+            start = costs.load();
         } catch (CostModel.CostFileException e) {
             return IommuSim.usageError(err, e.getMessage());
         }

@@ -84,9 +84,8 @@ public final class IommuSim implements Callable<Integer> {
             description = "virtual: receive streams, one per NIC queue, 1..256 (default: one per simulated CPU).")
     Integer streams;
 
-    @Option(names = "--costs", paramLabel = "FILE",
-            description = "virtual: the cost model file (default: the built-in " + CostModel.BUILT_IN + ").")
-    Path costs;
+    @CommandLine.Mixin
+    CostsOption costs = new CostsOption();
 
     @Option(names = {"-w", "--workload"}, paramLabel = "W",
             description = "tcp_maerts, tcp_stream, dd or replay (default: ${DEFAULT-VALUE}).")
@@ -520,7 +519,7 @@ public final class IommuSim implements Callable<Integer> {
     private int callVirtual(PrintWriter out, PrintWriter err) {
         CostModel model;
         try {
-            model = costs == null ? CostModel.builtIn() : CostModel.load(costs);
+            model = costs.load();
         } catch (CostModel.CostFileException e) {
             return usageError(err, e.getMessage());
         }

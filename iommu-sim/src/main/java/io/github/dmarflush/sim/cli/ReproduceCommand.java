@@ -49,9 +49,8 @@ public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seed for payloads (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
-    @Option(names = "--costs", paramLabel = "FILE",
-            description = "The cost model file (default: the built-in " + CostModel.BUILT_IN + ").")
-    Path costs;
+    @CommandLine.Mixin
+    CostsOption costs = new CostsOption();
 
     @Option(names = "--json", description = "Print one JSON document instead of the text report.")
     boolean json;
@@ -81,7 +80,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         CostModel model;
         try {
-            model = costs == null ? CostModel.builtIn() : CostModel.load(costs);
+            model = costs.load();
         } catch (CostModel.CostFileException e) {
             return IommuSim.usageError(err, e.getMessage());
         }

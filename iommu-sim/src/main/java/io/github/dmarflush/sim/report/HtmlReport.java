@@ -49,15 +49,15 @@ public final class HtmlReport {
         }
         h.append("</p>\n");
 
-        h.append("<h2>Summary</h2>\n<table><tr><th>workload</th><th>run</th><th>Mbit/s</th><th>ops/s</th>")
+        h.append("<h2>Summary</h2>\n<table><tr><th>workload</th><th>run</th><th>clock</th><th>Mbit/s</th><th>ops/s</th>")
                 .append("<th>dmarhw spin/s</th><th>dmarhw block/s</th><th>IOTLB inv/s</th><th>wait descr/s</th>")
                 .append("<th>interrupts/s</th><th>queue full</th><th>checks</th></tr>\n");
         for (RunResult r : runs) {
             double s = r.seconds();
             h.append(String.format(Locale.ROOT,
-                    "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%.1f</td><td>%.0f</td><td>%.0f</td>"
+                    "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%.1f</td><td>%.0f</td><td>%.0f</td>"
                             + "<td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%d</td><td%s>%s</td></tr>%n",
-                    esc(r.workload()), esc(r.label()), r.mbitPerSecond(), r.opsPerSecond(),
+                    esc(r.workload()), esc(r.label()), esc(clockLabel(r)), r.mbitPerSecond(), r.opsPerSecond(),
                     r.spinEventsPerSecond("dmarhw"), r.blockEventsPerSecond("dmarhw"), r.qi().iotlbDescriptors() / s,
                     r.qi().waitDescriptors() / s, r.qi().interrupts() / s, r.qi().queueFull(),
                     r.clean() ? "" : " class=\"bad\"", r.clean() ? "passed" : "FAILED"));
@@ -76,7 +76,7 @@ public final class HtmlReport {
         List<Double> block = new ArrayList<>();
         for (RunResult r : runs) {
             labels.add(r.label() + (runs.stream().map(RunResult::workload).distinct().count() > 1
-                    ? " (" + r.workload() + ")" : ""));
+                    ? " (" + r.workload() + ")" : "") + (cpuCounts.size() > 1 ? " " + r.clock().cpus() : ""));
             tput.add(r.mbitPerSecond());
             spin.add(r.spinEventsPerSecond("dmarhw"));
             block.add(r.blockEventsPerSecond("dmarhw"));
@@ -103,6 +103,11 @@ public final class HtmlReport {
         }
         h.append("</body></html>\n");
         return h.toString();
+    }
+
+    private static String clockLabel(RunResult r) {
+        return r.clock().virtual() ? "virtual, " + r.clock().cpus() + " CPUs, " + r.clock().streams() + " streams"
+                : "real threads";
     }
 
     /** The CPU sweep: contention and throughput against simulated CPUs, one line per strategy. */
@@ -155,8 +160,7 @@ public final class HtmlReport {
         }
         max = niceMax(max);
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "font-size=\"12\" font-family=\"sans-serif\">%n", w, h));
+        sb.append(svgOpen(w, h));
         axis(sb, w, h, left, bottom, top, max, unit, false);
         int n = xLabels.size();
         double step = (w - left - 40.0) / Math.max(1, n - 1);
@@ -222,8 +226,7 @@ public final class HtmlReport {
         }
         max = niceMax(max);
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "font-size=\"12\" font-family=\"sans-serif\">%n", w, h));
+        sb.append(svgOpen(w, h));
         axis(sb, w, h, left, bottom, top, max, unit, false);
         int groups = labels.size();
         double gw = (w - left - 20.0) / Math.max(1, groups);
@@ -267,8 +270,7 @@ public final class HtmlReport {
         int nb = LAST_BUCKET - FIRST_BUCKET + 1;
         double cw = (w - left - 20.0) / nb;
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "font-size=\"12\" font-family=\"sans-serif\">%n", w, h));
+        sb.append(svgOpen(w, h));
         double plotH = h - bottom - top;
         sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>%n",
                 left, h - bottom, w - 20, h - bottom));
@@ -303,6 +305,11 @@ public final class HtmlReport {
         legend(sb, labels, left + 10, 14);
         sb.append("</svg>\n");
         return sb.toString();
+    }
+
+    private static String svgOpen(int w, int h) {
+        return String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "font-size=\"12\" font-family=\"sans-serif\">%n", w, h);
     }
 
     private static void axis(StringBuilder sb, int w, int h, int left, int bottom, int top, double max, String unit,

@@ -24,20 +24,31 @@ public final class SweepReport {
                 "== %s sweep in virtual time: cost model %s, packet %d B, seed %d, warmup %.3f s, window %.3f s ==%n",
                 first.workload(), first.clock().costs(), first.config().packetSize(), first.config().seed(),
                 first.config().warmup().toNanos() / 1e9, first.seconds()));
-        sb.append(String.format(Locale.ROOT, "%5s %7s %-10s %10s %11s %13s %14s %12s %13s %7s%n", "CPUs", "streams",
+        sb.append(String.format(Locale.ROOT, "%5s %7s %-10s %10s %11s %13s %14s %12s %13s %7s %7s%n", "CPUs", "streams",
                 "strategy", "Mbit/s", "packets/s", "dmarhw spin/s", "dmarhw block/s", "iodom spin/s", "iodom block/s",
-                "checks"));
+                "freed", "checks"));
         for (RunResult r : runs) {
-            sb.append(String.format(Locale.ROOT, "%5d %7d %-10s %10.1f %11.0f %13.0f %14.0f %12.0f %13.0f %7s%n",
+            sb.append(String.format(Locale.ROOT, "%5d %7d %-10s %10.1f %11.0f %13.0f %14.0f %12.0f %13.0f %6.0f%% %7s%n",
                     r.clock().cpus(), r.clock().streams(), r.label(), r.mbitPerSecond(), r.opsPerSecond(),
                     r.spinEventsPerSecond("dmarhw"), r.blockEventsPerSecond("dmarhw"), r.spinEventsPerSecond("iodom"),
-                    r.blockEventsPerSecond("iodom"), r.clean() ? "passed" : "FAILED"));
+                    r.blockEventsPerSecond("iodom"), freedPercent(r), r.clean() ? "passed" : "FAILED"));
         }
+        sb.append("freed: IOVA ranges the QI tasks gave back in the window, as a share of the entries unloaded in it\n");
         for (RunResult r : runs) {
             for (String p : r.problems()) {
                 sb.append(String.format(Locale.ROOT, "  FAILED (%d CPUs, %s): %s%n", r.clock().cpus(), r.label(), p));
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * @param r a run
+     * @return IOVA ranges freed in the window per 100 entries unloaded in it (below 100: the
+     *     QI task falls behind and the flush list grows)
+     */
+    static double freedPercent(RunResult r) {
+        long unloaded = r.qi().unloadedEntries();
+        return unloaded == 0 ? 100 : 100.0 * r.qi().rangesFreed() / unloaded;
     }
 }

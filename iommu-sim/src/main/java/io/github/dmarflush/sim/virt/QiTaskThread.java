@@ -56,7 +56,7 @@ public final class QiTaskThread implements QiTaskRunner, Program {
     public static final String SITE_FREE = "dmar_domain_free_entry";
 
     private enum Step {
-        IDLE, LOCKED_FIRST_LOCK, TEST, DRAINED, FREE_LOCKED, FREED, RELOCK, ICS_READ, ICS_DONE, PASS_DONE
+        IDLE, TEST, DRAINED, FREE_LOCK, FREE_RUN, FREE_DONE, LOOP_LOCK, ICS_READ, ICS_DONE, PASS_DONE
     }
 
     private final DmarUnit unit;
@@ -185,20 +185,20 @@ public final class QiTaskThread implements QiTaskRunner, Program {
                     }
                     freeing = reclaims.retireUpToNextRelease();
                     freeingLock = VirtualClock.adaptive(freeing.domain().lock());
-                    step = Step.FREE_LOCKED;
+                    step = Step.FREE_LOCK;
                     if (locked) {
                         return dmarhw.release();
                     }
                 }
-                case FREE_LOCKED -> {
-                    step = Step.FREED;
+                case FREE_LOCK -> {
+                    step = Step.FREE_RUN;
                     return freeSites.computeIfAbsent(freeingLock, m -> m.site(SITE_FREE)).acquire();
                 }
-                case FREED -> {
-                    step = Step.RELOCK;
+                case FREE_RUN -> {
+                    step = Step.FREE_DONE;
                     return freeRun;
                 }
-                case RELOCK -> {
+                case FREE_DONE -> {
                     reclaims.release(freeing);
                     IommuMapEntry done = reclaims.retireUpToNextRelease();
                     if (done != null) {
@@ -207,10 +207,10 @@ public final class QiTaskThread implements QiTaskRunner, Program {
                     AdaptiveMutex l = freeingLock;
                     freeing = null;
                     freeingLock = null;
-                    step = locked ? Step.LOCKED_FIRST_LOCK : Step.TEST;
+                    step = locked ? Step.LOOP_LOCK : Step.TEST;
                     return l.release();
                 }
-                case LOCKED_FIRST_LOCK -> {
+                case LOOP_LOCK -> {
                     step = Step.TEST;
                     return loopSite.acquire();
                 }
