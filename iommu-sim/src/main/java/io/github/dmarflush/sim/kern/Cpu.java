@@ -5,9 +5,6 @@ final class Cpu {
     final int index;
     KThread thread;
     KThread last;
-    /** When interrupt handlers queued on this CPU will be done. */
-    long interruptBusyUntil;
-    long interruptNanos;
 
     Cpu(int index) {
         this.index = index;

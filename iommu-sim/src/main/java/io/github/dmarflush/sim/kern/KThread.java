@@ -116,12 +116,18 @@ public final class KThread {
         return state == State.ON_CPU;
     }
 
-    /** @return ns it has spent on a CPU (running or spinning), up to its last switch out */
-    public long cpuNanos() {
-        return cpuNanos;
+    /**
+     * @param now the current simulated time, ns
+     * @return ns it has spent on a CPU (running, switching in or spinning) up to {@code now}
+     */
+    public long cpuNanos(long now) {
+        return cpuNanos + (state == State.ON_CPU ? now - onCpuSince : 0);
     }
 
-    /** @return ns it has spent spinning on mutexes, up to its last acquisition */
+    /**
+     * @return ns it has spent spinning on mutexes, counted at each acquisition that ended a
+     *     spin (a spin still going on is not in it yet)
+     */
     public long spinNanos() {
         return spinNanos;
     }

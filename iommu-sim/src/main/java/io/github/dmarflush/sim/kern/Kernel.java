@@ -10,7 +10,7 @@ import java.util.function.LongUnaryOperator;
 /**
  * A multiprocessor kernel in simulated time: CPUs, threads running {@link Program}s, a
  * priority scheduler with preemption, FreeBSD adaptive mutexes with turnstiles and priority
- * propagation, sleep/wakeup, and interrupts that steal time from the CPU they land on.
+ * propagation, and sleep/wakeup.
  *
  * <h2>Scheduling</h2>
  * <ul>
@@ -25,12 +25,6 @@ import java.util.function.LongUnaryOperator;
  *       that caused them, so a program never sees itself preempted in the middle of its own
  *       step.</li>
  * </ul>
- *
- * <h2>Interrupts</h2>
- * {@link #interrupt} runs a handler on a CPU: the thread on that CPU is delayed by the
- * handler's time (a lock it holds stays held that much longer, and it stays "running" for
- * spinners, as a FreeBSD interrupt filter runs on the interrupted thread's stack), and the
- * handler's effect happens when it ends.
  *
  * <p>Not thread-safe: one host thread runs the {@link EventLoop} and everything in it.
  */
@@ -181,28 +175,6 @@ public final class Kernel {
             t.resume = KThread.Resume.NEXT;
             makeRunnable(t);
         }
-    }
-
-    /**
-     * Runs an interrupt handler on a CPU: handlers on one CPU run one after another; the thread
-     * on the CPU is delayed by the handler's time; {@code effect} happens when the handler ends.
-     *
-     * @param cpu the CPU the interrupt is delivered to
-     * @param handlerNanos ns the handler takes, 0 or more
-     * @param effect what the handler does (e.g. {@code taskqueue_enqueue}); runs outside any
-     *     simulated thread
-     */
-    public void interrupt(int cpu, long handlerNanos, Runnable effect) {
-        Cpu c = cpus[cpu];
-        long start = Math.max(now(), c.interruptBusyUntil);
-        long end = start + handlerNanos;
-        c.interruptBusyUntil = end;
-        c.interruptNanos += handlerNanos;
-        KThread t = c.thread;
-        if (t != null && handlerNanos > 0 && t.step.isScheduled()) {
-            loop.schedule(t.step, t.step.time() + handlerNanos);
-        }
-        loop.schedule(Event.of(effect), end);
     }
 
     /**
@@ -612,7 +584,6 @@ public final class Kernel {
             contextSwitches++;
         }
         c.last = t;
-        delay += Math.max(0, c.interruptBusyUntil - now());
         t.stepKind = KThread.StepKind.SWITCH_IN;
         loop.schedule(t.step, now() + delay);
     }

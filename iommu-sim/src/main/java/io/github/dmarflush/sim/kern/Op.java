@@ -10,8 +10,8 @@ import java.util.function.BooleanSupplier;
 public sealed interface Op {
 
     /**
-     * Occupies the thread's CPU for {@code nanos} ns of work (preemptible; an interrupt on the
-     * CPU makes it take longer).
+     * Occupies the thread's CPU for {@code nanos} ns of work (the kernel may vary the time, see
+     * {@link Kernel}'s {@code runTime}); a preempted run resumes with the time it had left.
      *
      * @param nanos ns of CPU time, 0 or more
      */

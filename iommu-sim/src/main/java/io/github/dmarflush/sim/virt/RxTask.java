@@ -131,6 +131,10 @@ final class RxTask implements Program {
         }
     }
 
+    KThread thread() {
+        return thread;
+    }
+
     boolean finished() {
         return thread.state() == KThread.State.DEAD;
     }

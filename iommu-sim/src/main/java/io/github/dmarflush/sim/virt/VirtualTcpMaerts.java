@@ -15,6 +15,7 @@ import io.github.dmarflush.sim.workload.Workload;
 import io.github.dmarflush.sim.workload.WorkloadConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -117,14 +118,17 @@ public final class VirtualTcpMaerts {
         Workload.resetWindow(machine);
         QiCounters c0 = QiCounters.capture(machine);
         long[] p0 = tally();
+        ThreadTimes t0 = new ThreadTimes();
         clock.kernel().runUntil(warmup + window);
         long[] p1 = tally();
+        String threadTimes = new ThreadTimes().since(t0, window);
         QiCounters qi = QiCounters.capture(machine).minus(c0);
         List<LockSiteSample> locks = Workload.sampleLocks(machine);
         List<InvalidationStacks.Row> stacks = Workload.sampleStacks(machine);
 
         List<String> problems = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        notes.add(threadTimes);
         finish(problems);
         long integrity = 0;
         for (RxTask t : tasks) {
@@ -151,6 +155,48 @@ public final class VirtualTcpMaerts {
         ClockInfo info = new ClockInfo(true, clock.kernel().cpus(), streams, clock.costs().name());
         return new RunResult("TCP_MAERTS", machine.config(), config, window, p1[0] - p0[0], "packets",
                 p1[1] - p0[1], locks, qi, stacks, integrity, 0, List.copyOf(notes), List.copyOf(problems), info);
+    }
+
+    /** The receive tasks' and QI tasks' time on a CPU and spinning, at one instant. */
+    private final class ThreadTimes {
+        private final long[] rxCpu = new long[tasks.size()];
+        private final long[] rxSpin = new long[tasks.size()];
+        private final List<QiTaskThread> qi = clock.taskThreads();
+        private final long[] qiCpu = new long[qi.size()];
+        private final long[] qiSpin = new long[qi.size()];
+
+        ThreadTimes() {
+            long now = clock.loop().now();
+            for (int i = 0; i < tasks.size(); i++) {
+                rxCpu[i] = tasks.get(i).thread().cpuNanos(now);
+                rxSpin[i] = tasks.get(i).thread().spinNanos();
+            }
+            for (int i = 0; i < qi.size(); i++) {
+                qiCpu[i] = qi.get(i).thread().cpuNanos(now);
+                qiSpin[i] = qi.get(i).thread().spinNanos();
+            }
+        }
+
+        /** @return a note: the share of the window the threads spent on a CPU and spinning, on average */
+        String since(ThreadTimes start, long window) {
+            double rxOn = 0;
+            double rxSp = 0;
+            for (int i = 0; i < rxCpu.length; i++) {
+                rxOn += rxCpu[i] - start.rxCpu[i];
+                rxSp += rxSpin[i] - start.rxSpin[i];
+            }
+            double qiOn = 0;
+            double qiSp = 0;
+            for (int i = 0; i < qiCpu.length; i++) {
+                qiOn += qiCpu[i] - start.qiCpu[i];
+                qiSp += qiSpin[i] - start.qiSpin[i];
+            }
+            double w = (double) window;
+            return String.format(Locale.ROOT, "in the window a receive task was on a CPU %.1f%% of the time "
+                    + "(spinning %.1f%%) and a QI task %.1f%% (spinning %.1f%%), on average",
+                    100 * rxOn / (w * rxCpu.length), 100 * rxSp / (w * rxCpu.length),
+                    100 * qiOn / (w * qiCpu.length), 100 * qiSp / (w * qiCpu.length));
+        }
     }
 
     private long[] tally() {

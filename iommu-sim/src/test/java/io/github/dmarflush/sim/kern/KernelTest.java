@@ -124,22 +124,6 @@ class KernelTest {
     }
 
     @Test
-    void anInterruptDelaysTheThreadOnItsCpuAndThenRunsItsEffect() {
-        EventLoop loop = new EventLoop();
-        Kernel k = new Kernel(loop, 1, 0, SPIN);
-        AdaptiveMutex m = k.newMutex("dmarhw");
-        AdaptiveMutex.Site s = m.site("test");
-        Script holder = new Script(loop, s.acquire(), Op.run(1000), m.release());
-        k.spawn("L", 100, -1, holder);
-        List<Long> handled = new ArrayList<>();
-        loop.after(500, () -> k.interrupt(0, 300, () -> handled.add(loop.now())));
-        loop.after(600, () -> k.interrupt(0, 100, () -> handled.add(loop.now())));
-        k.runUntilIdle(Long.MAX_VALUE);
-        assertEquals(List.of(800L, 900L), handled); // the second handler waits for the first
-        assertEquals(1400, holder.exitedAt);
-    }
-
-    @Test
     void sleepAndWakeupPayTheContextSwitch() {
         EventLoop loop = new EventLoop();
         Kernel k = new Kernel(loop, 1, 5, SPIN);
