@@ -7,7 +7,6 @@ import io.github.dmarflush.sim.repro.ModelState;
 import io.github.dmarflush.sim.repro.Reproduction;
 import io.github.dmarflush.sim.workload.RunResult;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -73,7 +73,7 @@ final class Nic {
             if (q.hasPosted()) {
                 next = (next + k + 1) % queues.size();
                 target = q;
-                targetPicos = Math.max(loop.now() * 1000, wireFreePicos) ;
+                targetPicos = Math.max(loop.now() * 1000, wireFreePicos);
                 // the frame's last bit arrives one frame time after the wire is free
                 targetPicos += framePicos;
                 loop.schedule(arrival, (targetPicos + 999) / 1000);
