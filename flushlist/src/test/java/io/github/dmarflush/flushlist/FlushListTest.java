@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Sequential behaviour of both flush lists. Wait sequences here are plain numbers. The
- * timeout is a safety net: a broken list can link an element to itself and loop.
+ * timeout is a safety net: a broken list can link an element to itself and loop. It runs
+ * each test on a thread of its own, since a same-thread time-out cannot stop a busy loop.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FlushListTest {
 
     /** Processed up to and including {@code upTo}, as a hardware status word would say. */

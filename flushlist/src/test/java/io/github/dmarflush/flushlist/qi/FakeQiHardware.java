@@ -29,6 +29,8 @@ class FakeQiHardware implements InvalidationQueue, InvalidationCompletionStatus 
      */
     int room;
     boolean autoComplete;
+    /** inv_seq_waiters when IQT was last written: a waiter must be counted before. */
+    int waitersAtLastAdvance = -1;
     QiSequencer sequencer;
 
     @Override
@@ -50,6 +52,7 @@ class FakeQiHardware implements InvalidationQueue, InvalidationCompletionStatus 
 
     @Override
     public void advanceTail() {
+        waitersAtLastAdvance = sequencer == null ? -1 : sequencer.waiters();
         tail = ring.size();
         if (autoComplete) {
             completeUpTo(tail);

@@ -291,6 +291,8 @@ class QiSequencerTest {
         assertEquals(GenSeq.of(0, 1), g, "quiesce returns the (gen, seq) it waited for");
         assertTrue(s.processed(g));
         assertEquals(1, hw.tail, "quiesce advanced the tail past its descriptor");
+        assertEquals(1, hw.waitersAtLastAdvance, "quiesce advanced the tail before registering its waiter:"
+                + " a QI task that runs in between reads inv_seq_waiters = 0 and sends no wakeup");
         assertEquals(0, s.waiters());
         assertEquals(0, s.sleeps());
     }
