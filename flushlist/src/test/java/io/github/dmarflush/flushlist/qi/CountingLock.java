@@ -15,6 +15,13 @@ final class CountingLock extends ReentrantLock {
 
     final AtomicInteger lockCalls = new AtomicInteger();
     final AtomicInteger signals = new AtomicInteger();
+    /**
+     * Whether the conditions report a timed wait that ran out as exactly 0 remaining, which
+     * {@link Condition#awaitNanos} allows ("a value less than or equal to zero indicates
+     * that no time remains"); {@code ReentrantLock}'s own conditions return a negative
+     * number almost always.
+     */
+    volatile boolean zeroWhenTimedOut;
 
     @Override
     public void lock() {
@@ -38,7 +45,8 @@ final class CountingLock extends ReentrantLock {
 
             @Override
             public long awaitNanos(long nanosTimeout) throws InterruptedException {
-                return c.awaitNanos(nanosTimeout);
+                long remaining = c.awaitNanos(nanosTimeout);
+                return zeroWhenTimedOut && remaining <= 0 ? 0 : remaining;
             }
 
             @Override

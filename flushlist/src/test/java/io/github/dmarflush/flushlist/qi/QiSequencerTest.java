@@ -27,6 +27,10 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
 @Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class QiSequencerTest {
 
+    /** The message when a waiter stays counted after waitForSeq returned. */
+    static final String DEREGISTERED = "waitForSeq must deregister its waiter (inv_seq_waiters--) when it returns:"
+            + " a count left behind makes every later QI task pass take the unit lock to wake nobody";
+
     private final CountingLock unitLock = new CountingLock();
     private final FakeQiHardware hw = new FakeQiHardware();
 
@@ -224,7 +228,7 @@ class QiSequencerTest {
             var e = assertThrows(IllegalStateException.class, () -> s.waitForSeq(g, true),
                     "waitForSeq with no registered waiter must be refused");
             assertTrue(e.getMessage().contains("without registerWaiter()"), e.getMessage());
-            assertEquals(0, s.waiters());
+            assertEquals(0, s.waiters(), "a refused wait leaves inv_seq_waiters at 0");
         } finally {
             unitLock.unlock();
         }
@@ -251,7 +255,7 @@ class QiSequencerTest {
                 s.waitForSeq(issued, true); // issued and processed: returns
                 s.registerWaiter();
                 s.waitForSeq(GenSeq.of(3, 0xFFFF_FFFF), true); // an older generation: returns
-                assertEquals(0, s.waiters());
+                assertEquals(0, s.waiters(), DEREGISTERED);
                 return future;
             } finally {
                 unitLock.unlock();
@@ -293,7 +297,7 @@ class QiSequencerTest {
         assertEquals(1, hw.tail, "quiesce advanced the tail past its descriptor");
         assertEquals(1, hw.waitersAtLastAdvance, "quiesce advanced the tail before registering its waiter:"
                 + " a QI task that runs in between reads inv_seq_waiters = 0 and sends no wakeup");
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
         assertEquals(0, s.sleeps());
     }
 
@@ -326,7 +330,7 @@ class QiSequencerTest {
         task.run();
         assertTrue(Bounded.joined(waiter), "the QI task's wakeup did not end the sleep (lost wakeup)");
         assertTrue(s.processed(waited[0]));
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
         assertEquals(0, s.sleepTimeouts());
     }
 
@@ -377,7 +381,7 @@ class QiSequencerTest {
                 unitLock.unlock();
             }
         });
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
     }
 
     @Test
@@ -396,7 +400,7 @@ class QiSequencerTest {
             s.waitForSeq(g, false);
             assertEquals(0, s.sleeps(), "waitForSeq went to sleep although " + GenSeq.toString(g)
                     + " was already processed: it must check before its first sleep");
-            assertEquals(0, s.waiters());
+            assertEquals(0, s.waiters(), DEREGISTERED);
         } finally {
             unitLock.unlock();
         }
@@ -411,7 +415,7 @@ class QiSequencerTest {
         assertTrue(e.getMessage().contains("waitForSeq requires the unit lock"), e.getMessage());
         assertThrows(IllegalMonitorStateException.class, () -> s.quiesce(true),
                 "quiesce without the unit lock must be refused");
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
         assertEquals(List.of(), hw.ring, "a refused call writes nothing");
     }
 
@@ -434,7 +438,7 @@ class QiSequencerTest {
         assertTrue(Bounded.joined(w), "the spinning waiter did not return once its sequence was processed");
         w.assertNoFailure();
         assertEquals(0, s.sleeps(), "a nowait waiter never sleeps");
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
     }
 
     @Test
@@ -453,7 +457,24 @@ class QiSequencerTest {
         assertEquals(0, unitLock.signals.get(), "no wakeup was sent");
         assertTrue(s.sleepTimeouts() >= 1 && s.sleepTimeouts() <= s.sleeps(),
                 "sleepTimeouts " + s.sleepTimeouts() + ", sleeps " + s.sleeps());
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
+    }
+
+    @Test
+    void aSleepReportedAsExactlyZeroRemainingCountsAsTimedOut() throws Exception {
+        // The unit lock is the caller's: its condition may report a wait that ran out as 0.
+        unitLock.zeroWhenTimedOut = true;
+        QiSequencer s = sequencer(QiSequencer.builder(unitLock, hw).sleepTimeout(2, TimeUnit.MILLISECONDS));
+        Waiter w = new Waiter(s, false);
+        w.start();
+        try {
+            Bounded.await("a sleep that ran out with 0 ns remaining was not counted in sleepTimeouts()",
+                    () -> s.sleepTimeouts() >= 1);
+        } finally {
+            hw.completeAll();
+        }
+        assertTrue(Bounded.joined(w), "the waiter did not return once its sequence was processed");
+        w.assertNoFailure();
     }
 
     @Test
@@ -477,7 +498,7 @@ class QiSequencerTest {
         }
         assertTrue(Bounded.joined(w), "the wakeup did not end the sleep");
         w.assertNoFailure();
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
     }
 
     @Test
@@ -502,7 +523,7 @@ class QiSequencerTest {
         w.assertNoFailure();
         assertTrue(w.interruptedOnReturn, "waitForSeq swallowed the interrupt: the interrupt status must be"
                 + " set again when it returns");
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), DEREGISTERED);
     }
 
     @Test

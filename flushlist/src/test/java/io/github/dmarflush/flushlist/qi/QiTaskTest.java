@@ -170,7 +170,7 @@ class QiTaskTest {
         assertEquals(null, failure.get());
         assertEquals(List.of(1), released);
         assertEquals(1, hw.interrupts, "the waiter's descriptor raised no interrupt of its own");
-        assertEquals(0, s.waiters());
+        assertEquals(0, s.waiters(), QiSequencerTest.DEREGISTERED);
     }
 
     @Test
