@@ -55,7 +55,8 @@ class QiSequencerTest {
         assertEquals(GenSeq.of(0, 1), emit(s, true));
         assertEquals(GenSeq.of(0, 2), emit(s, true));
         assertEquals(List.of(new FakeQiHardware.WaitDescriptor(1, true, true),
-                new FakeQiHardware.WaitDescriptor(2, true, true)), hw.ring);
+                new FakeQiHardware.WaitDescriptor(2, true, true)), hw.ring,
+                "emitWaitSeq(true) writes one wait descriptor with the IF (interrupt) and SW (status write) bits");
         assertEquals(3, s.nextSeq(), "the next number to hand out");
         assertEquals(2, hw.ensureCalls, "one queue.ensure(1) before each descriptor");
     }
