@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Sequential behaviour of both flush lists. Wait sequences here are plain numbers. The
- * timeout is a safety net: a broken list can link an element to itself and loop.
+ * timeout is a safety net: a broken list can link an element to itself and loop. It runs
+ * each test on a thread of its own, since a same-thread time-out cannot stop a busy loop.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FlushListTest {
 
     /** Processed up to and including {@code upTo}, as a hardware status word would say. */
@@ -44,7 +45,7 @@ class FlushListTest {
         assertEquals(100, f.list.drain(upTo(Long.MAX_VALUE)));
         assertEquals(ids(1, 100), f.reclaimer.releasedIds);
         assertTrue(f.list.isEmpty());
-        assertEquals(List.of(), f.reclaimer.violations);
+        assertEquals(List.of(), f.reclaimer.violations, RecordingReclaimer.CONTRACT);
     }
 
     @ParameterizedTest
@@ -61,7 +62,7 @@ class FlushListTest {
         assertEquals(0, f.list.drain(upTo(4)), "nothing new completed");
         assertEquals(6, f.list.drain(upTo(10)));
         assertEquals(ids(1, 10), f.reclaimer.releasedIds);
-        assertEquals(List.of(), f.reclaimer.violations);
+        assertEquals(List.of(), f.reclaimer.violations, RecordingReclaimer.CONTRACT);
     }
 
     @ParameterizedTest
@@ -86,7 +87,7 @@ class FlushListTest {
         assertEquals(1, f.list.drain(upTo(1)));
         f.enqueue(2, 2);
         f.enqueue(3, 3);
-        assertEquals(2, f.list.drain(upTo(3)));
+        assertEquals(2, f.list.drain(upTo(3)), "entries enqueued after a drain emptied the list must be released");
         assertEquals(List.of(1, 2, 3), f.reclaimer.releasedIds);
     }
 
@@ -109,7 +110,7 @@ class FlushListTest {
         assertEquals(1, list.drain(upTo(3)));
         assertEquals(List.of(-1, 1, 2), f.reclaimer.retiredIds);
         assertSame(c, list.zombie());
-        assertEquals(List.of(), f.reclaimer.violations);
+        assertEquals(List.of(), f.reclaimer.violations, RecordingReclaimer.CONTRACT);
     }
 
     @Test
@@ -145,7 +146,7 @@ class FlushListTest {
         }
         f.list.drain(upTo(Long.MAX_VALUE));
         assertEquals(expected, f.reclaimer.releasedIds);
-        assertEquals(List.of(), f.reclaimer.violations);
+        assertEquals(List.of(), f.reclaimer.violations, RecordingReclaimer.CONTRACT);
     }
 
     @Test
@@ -164,7 +165,7 @@ class FlushListTest {
         assertEquals(100_000, f.reclaimer.releasedIds.size());
         // Each round retires one element and reuses one: two elements in circulation.
         assertTrue(f.reclaimer.pool.size() <= 1, "pool " + f.reclaimer.pool.size());
-        assertEquals(List.of(), f.reclaimer.violations);
+        assertEquals(List.of(), f.reclaimer.violations, RecordingReclaimer.CONTRACT);
     }
 
     /** Walks from the zombie like reachableCount, but gives up at 1000 (a cycle). */
@@ -298,7 +299,7 @@ class FlushListTest {
         later.join();
         assertEquals(1, laterResult.get());
         assertEquals(List.of(1, 2, 3), rec.releasedIds);
-        assertEquals(List.of(), rec.violations);
+        assertEquals(List.of(), rec.violations, RecordingReclaimer.CONTRACT);
     }
 
     @Test
@@ -386,7 +387,7 @@ class FlushListTest {
         assertEquals(2, list.drain(upTo(3)), "the next drain goes on behind the entry");
         assertEquals(List.of(1, 2, 3), f.reclaimer.releasedIds);
         assertTrue(list.isEmpty());
-        assertEquals(List.of(), f.reclaimer.violations);
+        assertEquals(List.of(), f.reclaimer.violations, RecordingReclaimer.CONTRACT);
     }
 
     @ParameterizedTest

@@ -10,6 +10,9 @@ import java.util.List;
  * test sees them even when the list swallows nothing.
  */
 final class RecordingReclaimer implements Reclaimer<TestEntry> {
+    /** The message of an assertion that no violation was recorded. */
+    static final String CONTRACT = "the list broke the reclaim contract (an element retired while still"
+            + " linked or twice, the tail retired, an item of a pooled element released)";
     final List<Integer> releasedIds = new ArrayList<>();
     final List<Integer> retiredIds = new ArrayList<>();
     final ArrayDeque<TestEntry> pool = new ArrayDeque<>();

@@ -22,21 +22,37 @@ class FakeQiHardware implements InvalidationQueue, InvalidationCompletionStatus 
     volatile boolean iwc;
     int interrupts;
     int ensureCalls;
+    /**
+     * Descriptors the last {@link #ensure} made room for and that are not written yet. The
+     * ring is unbounded here, but the contract is not: a descriptor written without
+     * {@code ensure} could overwrite one the hardware has not read on a full ring.
+     */
+    int room;
     boolean autoComplete;
+    /** inv_seq_waiters when IQT was last written: a waiter must be counted before. */
+    int waitersAtLastAdvance = -1;
     QiSequencer sequencer;
 
     @Override
     public void ensure(int descriptors) {
         ensureCalls++;
+        room = descriptors;
     }
 
     @Override
     public void emitWaitDescriptor(int seq, boolean interrupt, boolean statusWrite, boolean fence) {
+        if (room <= 0) {
+            throw new AssertionError("wait descriptor 0x" + Integer.toHexString(seq)
+                    + " written without queue.ensure(): on a full ring it overwrites a descriptor"
+                    + " the hardware has not read yet");
+        }
+        room--;
         ring.add(new WaitDescriptor(seq, interrupt, statusWrite));
     }
 
     @Override
     public void advanceTail() {
+        waitersAtLastAdvance = sequencer == null ? -1 : sequencer.waiters();
         tail = ring.size();
         if (autoComplete) {
             completeUpTo(tail);
