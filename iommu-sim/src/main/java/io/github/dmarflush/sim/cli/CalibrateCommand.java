@@ -60,6 +60,7 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        IommuSim.refuseOptionsBefore(spec);
         if (evaluations < 10 || evaluations > 100_000) {
             throw bad("--evaluations must be 10..100000, got " + evaluations);
         }
@@ -68,6 +69,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         if (window.isZero() || window.isNegative() || window.compareTo(Duration.ofMinutes(1)) > 0) {
             throw bad("--window must be more than 0 and at most 1m");
+        }
+        if (out != null && IommuSim.unwritable("--out", out) != null) {
+            throw bad(IommuSim.unwritable("--out", out));
         }
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -83,7 +87,10 @@ public final class CalibrateCommand implements Callable<Integer> {
                 .strip();
         long t0 = System.nanoTime();
         double[] best = {Double.MAX_VALUE};
-        Calibration.Fit b = Calibration.stateB(ref, start, setup).fit(evaluations, seed,
+        Calibration.Fit b;
+        Calibration.Fit a;
+        try {
+            b = Calibration.stateB(ref, start, setup).fit(evaluations, seed,
                 "fit to FreeBSD's state B (" + command + ")", f -> {
                     if (f.objective() < best[0]) {
                         best[0] = f.objective();
@@ -92,8 +99,11 @@ public final class CalibrateCommand implements Callable<Integer> {
                         err.flush();
                     }
                 });
-        Calibration.Fit a = Calibration.stateA(ref, b.costs(), setup).fit(Math.max(10, evaluations / 10), seed,
-                "fit to FreeBSD's state A's busdma rows (" + command + ")", f -> { });
+            a = Calibration.stateA(ref, b.costs(), setup).fit(Math.max(10, evaluations / 10), seed,
+                    "fit to FreeBSD's state A's busdma rows (" + command + ")", f -> { });
+        } catch (IllegalArgumentException e) { // a model its cost file makes impossible
+            return IommuSim.usageError(err, e.getMessage());
+        }
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "# Cost model fitted by: %s%n# state B: objective %.4f after %d runs; "
                 + "state A's busdma sections: objective %.4f after %d runs%n", command, b.objective(),

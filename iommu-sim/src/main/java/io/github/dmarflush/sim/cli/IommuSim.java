@@ -102,7 +102,7 @@ public final class IommuSim implements Callable<Integer> {
             description = "Unmeasured warm-up per run (default: 3s).")
     Duration warmup = Duration.ofSeconds(3);
 
-    @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seed for payloads, buffer order and engine jitter (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seed: payloads and buffer order; real: the engine jitter; virtual: the variation of every simulated time (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
     @Option(names = {"-p", "--packet-size"}, paramLabel = "BYTES", description = "Bytes per packet, 1..65536 (default: ${DEFAULT-VALUE}).")
@@ -325,6 +325,9 @@ public final class IommuSim implements Callable<Integer> {
         if (parsed.hasMatchedOption("--record-trace")) {
             throw bad("--record-trace is for --clock real");
         }
+        if (cpus != null && cpus.isEmpty()) {
+            throw bad("--cpus needs at least one CPU count");
+        }
         for (int n : cpuList()) {
             if (n < 1 || n > 256) {
                 throw bad("--cpus must be 1..256, got " + n);
@@ -354,16 +357,42 @@ public final class IommuSim implements Callable<Integer> {
      * root, or on a full disk, the write itself can still fail; that is reported too.)
      */
     private void checkWritable(String option, Path file) {
+        String why = unwritable(option, file);
+        if (why != null) {
+            throw bad(why);
+        }
+    }
+
+    /** @return why {@code file} cannot be written, for {@code option}'s message, or null */
+    static String unwritable(String option, Path file) {
         Path abs = file.toAbsolutePath();
         Path dir = abs.getParent();
         if (Files.isDirectory(abs)) {
-            throw bad(option + " " + file + ": is a directory");
+            return option + " " + file + ": is a directory";
         }
         if (dir == null || !Files.isDirectory(dir)) {
-            throw bad(option + " " + file + ": no such directory " + dir);
+            return option + " " + file + ": no such directory " + dir;
         }
         if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(dir)) {
-            throw bad(option + " " + file + ": permission denied");
+            return option + " " + file + ": permission denied";
+        }
+        return null;
+    }
+
+    /**
+     * Refuses options given to {@code iommu-sim} itself ahead of a subcommand: they would be
+     * ignored ({@code iommu-sim --costs f reproduce} is not {@code iommu-sim reproduce --costs f}).
+     *
+     * @param sub the subcommand's spec
+     * @throws CommandLine.ParameterException naming the first such option
+     */
+    static void refuseOptionsBefore(CommandLine.Model.CommandSpec sub) {
+        CommandLine parent = sub.commandLine().getParent();
+        List<CommandLine.Model.OptionSpec> given = parent.getParseResult().matchedOptions();
+        if (!given.isEmpty()) {
+            throw new CommandLine.ParameterException(sub.commandLine(), given.get(0).longestName()
+                    + " before '" + sub.name() + "' is an option of iommu-sim itself and would be ignored; "
+                    + "put the options after '" + sub.name() + "'");
         }
     }
 

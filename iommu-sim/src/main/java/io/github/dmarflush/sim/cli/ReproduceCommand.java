@@ -45,7 +45,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             description = "Simulated time before the window (default: 1s).")
     Duration warmup = Duration.ofSeconds(1);
 
-    @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seed for payloads (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-s", "--seed"}, paramLabel = "SEED", description = "Seeds the payloads and the variation of every simulated time (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
     @CommandLine.Mixin
@@ -63,6 +63,7 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        IommuSim.refuseOptionsBefore(spec);
         if (cpus < 2 || cpus > 256) {
             throw bad("--cpus must be 2..256 (the receive task and the QI task each need a CPU), got " + cpus);
         }
@@ -86,11 +87,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         Reproduction rep = new Reproduction(FreeBsdReference.load(), model,
                 new ModelState.Setup(cpus, warmup, duration, seed));
         long t0 = System.nanoTime();
-        rep.run(states.stream().sorted().toList(), (s, r) -> {
-            err.printf(Locale.ROOT, "iommu-sim: state %s done, %.1f s of host time so far%n", s,
-                    (System.nanoTime() - t0) / 1e9);
-            err.flush();
-        });
+        try {
+            rep.run(states.stream().sorted().toList(), (s, r) -> {
+                err.printf(Locale.ROOT, "iommu-sim: state %s done, %.1f s of host time so far%n", s,
+                        (System.nanoTime() - t0) / 1e9);
+                err.flush();
+            });
+        } catch (IllegalArgumentException e) { // a model its cost file makes impossible
+            return IommuSim.usageError(err, e.getMessage());
+        }
         String command = ("iommu-sim " + String.join(" ", spec.commandLine().getParseResult().originalArgs()))
                 .strip();
         out.print(json ? ReproductionReport.json(rep, command) + "\n" : ReproductionReport.format(rep));

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * with {@code #} comments and blank lines. Every {@link Cost} must appear exactly once, with a
- * non-negative integer value and a non-empty source; anything else is an error that names the
- * file and the line. The built-in file is {@value #BUILT_IN}.
+ * whole number within the cost's range ({@link Cost#min()}..{@link Cost#max()}) and a
+ * non-empty source; anything else is an error that names the file and the line. The built-in file is {@value #BUILT_IN}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -92,6 +93,9 @@ public final class CostModel {
     public static CostModel parse(String name, String text) throws CostFileException {
         Map<Cost, Long> values = new EnumMap<>(Cost.class);
         Map<Cost, String> sources = new EnumMap<>(Cost.class);
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1); // a byte-order mark some editors write
+        }
         List<String> lines = text.lines().toList();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
@@ -117,8 +121,9 @@ public final class CostModel {
                 throw new CostFileException(name + ":" + n + ": '" + c.key() + "' must be a whole number of "
                         + c.unit() + ", got '" + m.group(2) + "'");
             }
-            if (v < 0) {
-                throw new CostFileException(name + ":" + n + ": '" + c.key() + "' must be >= 0, got " + v);
+            if (v < c.min() || v > c.max()) {
+                throw new CostFileException(name + ":" + n + ": '" + c.key() + "' must be " + c.min() + ".." + c.max()
+                        + " " + c.unit() + ", got " + v);
             }
             String source = m.group(3) == null ? "" : m.group(3).strip();
             if (source.isEmpty()) {
@@ -128,10 +133,15 @@ public final class CostModel {
             values.put(c, v);
             sources.put(c, source);
         }
+        List<String> missing = new ArrayList<>();
         for (Cost c : Cost.values()) {
             if (!values.containsKey(c)) {
-                throw new CostFileException(name + ": '" + c.key() + "' is missing");
+                missing.add("'" + c.key() + "'");
             }
+        }
+        if (!missing.isEmpty()) {
+            throw new CostFileException(name + ": " + String.join(", ", missing)
+                    + (missing.size() == 1 ? " is" : " are") + " missing");
         }
         return new CostModel(name, values, sources);
     }
@@ -162,8 +172,13 @@ public final class CostModel {
      * @param value another value
      * @param source its source
      * @return this model with {@code c} replaced
+     * @throws IllegalArgumentException if {@code value} is outside the cost's range
      */
     public CostModel with(Cost c, long value, String source) {
+        if (value < c.min() || value > c.max()) {
+            throw new IllegalArgumentException("'" + c.key() + "' must be " + c.min() + ".." + c.max() + " " + c.unit()
+                    + ", got " + value);
+        }
         Map<Cost, Long> v = new EnumMap<>(values);
         Map<Cost, String> s = new EnumMap<>(sources);
         v.put(c, value);

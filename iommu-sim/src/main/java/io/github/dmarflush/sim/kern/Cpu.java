@@ -4,7 +4,6 @@ package io.github.dmarflush.sim.kern;
 final class Cpu {
     final int index;
     KThread thread;
-    KThread last;
 
     Cpu(int index) {
         this.index = index;

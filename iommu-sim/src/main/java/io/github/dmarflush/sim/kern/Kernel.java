@@ -18,9 +18,8 @@ import java.util.function.LongUnaryOperator;
  *       is idle, else the lowest-numbered). With none idle, it preempts the running thread of
  *       the worst priority if that is worse than its own (FreeBSD's kernel preemption); the
  *       preempted thread goes to the front of the run queue at its priority.</li>
- *   <li>A CPU that starts running a thread other than the one it ran last pays
- *       {@code switchNanos} before the thread continues (context switch, and for an idle
- *       CPU its wake-up).</li>
+ *   <li>A CPU that starts running a thread pays {@code switchNanos} before the thread
+ *       continues: a switch from another thread, or from the idle thread.</li>
  *   <li>Scheduling decisions are taken in an event at the current instant, after the event
  *       that caused them, so a program never sees itself preempted in the middle of its own
  *       step.</li>
@@ -579,12 +578,10 @@ public final class Kernel {
         t.lastCpu = c;
         t.state = KThread.State.ON_CPU;
         t.onCpuSince = now();
-        long delay = c.last == t ? 0 : switchNanos;
-        if (c.last != t) {
-            contextSwitches++;
-        }
-        c.last = t;
+        // A switch from another thread or from the idle thread (cpu_idle's exit): FreeBSD's
+        // idle loop is a thread too, so waking a sleeping thread on an idle CPU is a switch.
+        contextSwitches++;
         t.stepKind = KThread.StepKind.SWITCH_IN;
-        loop.schedule(t.step, now() + delay);
+        loop.schedule(t.step, now() + switchNanos);
     }
 }

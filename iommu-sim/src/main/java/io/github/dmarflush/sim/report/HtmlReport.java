@@ -42,8 +42,11 @@ public final class HtmlReport {
                 .append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}")
                 .append("th{background:#eee}td.l{text-align:left}.bad{color:#b00;font-weight:bold}")
                 .append("\n</style></head><body>\n");
-        h.append("<h1>iommu-sim report</h1>\n<p><code>").append(esc(command)).append("</code><br>")
-                .append(esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)));
+        h.append("<h1>iommu-sim report</h1>\n<p><code>").append(esc(command)).append("</code>");
+        if (!runs.stream().allMatch(r -> r.clock().virtual())) {
+            // a real-thread run's figures belong to when and where it ran; a virtual one's do not
+            h.append("<br>").append(esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)));
+        }
         if (machineLoad != null) {
             h.append("<br>host load: ").append(esc(machineLoad));
         }

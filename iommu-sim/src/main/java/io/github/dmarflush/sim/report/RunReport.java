@@ -117,7 +117,19 @@ public final class RunReport {
         double tput = flush.mbitPerSecond() / locked.mbitPerSecond();
         return String.format(Locale.ROOT,
                 "comparison: dmarhw spin events/s locked/flushlist = %s (%.0f vs %.0f); "
-                        + "throughput flushlist/locked = %.3fx (%.1f vs %.1f Mbit/s, %+.1f%%)",
-                spinRatio, spinL, spinF, tput, flush.mbitPerSecond(), locked.mbitPerSecond(), (tput - 1) * 100);
+                        + "throughput flushlist/locked = %.3fx (%.1f vs %.1f Mbit/s, %+.1f%%); "
+                        + "IOVA ranges freed per entry unloaded: locked %.0f%%, flushlist %.0f%%",
+                spinRatio, spinL, spinF, tput, flush.mbitPerSecond(), locked.mbitPerSecond(), (tput - 1) * 100,
+                freedPercent(locked), freedPercent(flush));
+    }
+
+    /**
+     * @param r a run
+     * @return IOVA ranges freed in the window per 100 entries unloaded in it (below 100: the
+     *     QI task falls behind and the flush list grows)
+     */
+    public static double freedPercent(RunResult r) {
+        long unloaded = r.qi().unloadedEntries();
+        return unloaded == 0 ? 100 : 100.0 * r.qi().rangesFreed() / unloaded;
     }
 }

@@ -31,7 +31,7 @@ public final class SweepReport {
             sb.append(String.format(Locale.ROOT, "%5d %7d %-10s %10.1f %11.0f %13.0f %14.0f %12.0f %13.0f %6.0f%% %7s%n",
                     r.clock().cpus(), r.clock().streams(), r.label(), r.mbitPerSecond(), r.opsPerSecond(),
                     r.spinEventsPerSecond("dmarhw"), r.blockEventsPerSecond("dmarhw"), r.spinEventsPerSecond("iodom"),
-                    r.blockEventsPerSecond("iodom"), freedPercent(r), r.clean() ? "passed" : "FAILED"));
+                    r.blockEventsPerSecond("iodom"), RunReport.freedPercent(r), r.clean() ? "passed" : "FAILED"));
         }
         sb.append("freed: IOVA ranges the QI tasks gave back in the window, as a share of the entries unloaded in it\n");
         for (RunResult r : runs) {
@@ -40,15 +40,5 @@ public final class SweepReport {
             }
         }
         return sb.toString();
-    }
-
-    /**
-     * @param r a run
-     * @return IOVA ranges freed in the window per 100 entries unloaded in it (below 100: the
-     *     QI task falls behind and the flush list grows)
-     */
-    static double freedPercent(RunResult r) {
-        long unloaded = r.qi().unloadedEntries();
-        return unloaded == 0 ? 100 : 100.0 * r.qi().rangesFreed() / unloaded;
     }
 }

@@ -60,7 +60,7 @@ public enum ModelState {
     public RunResult run(CostModel costs, Setup setup) {
         VirtualClock clock = new VirtualClock(costs, setup.cpus(), setup.seed());
         MachineConfig mc = MachineConfig.defaults(strategy);
-        mc = mc.withMemory((int) Math.min(Integer.MAX_VALUE - 8L, VirtualTcpMaerts.memoryNeeded(costs, 1, 1500)));
+        mc = mc.withMemory(VirtualTcpMaerts.memoryFor(mc.memoryBytes(), costs, 1, 1500));
         try (SimMachine m = new SimMachine(mc, clock)) {
             WorkloadConfig wc = new WorkloadConfig(1, setup.warmup(), setup.window(), 1500, setup.seed());
             return new VirtualTcpMaerts(m, wc, 1, busdmaUnderIodom).run();

@@ -85,7 +85,7 @@ final class RxTask implements Program {
         this.loop = clock.loop();
         this.clock = clock;
         CostModel c = clock.costs();
-        this.budget = (int) Math.max(1, c.get(Cost.RX_BUDGET));
+        this.budget = (int) c.get(Cost.RX_BUDGET);
         this.intrLatency = c.get(Cost.INTR_LATENCY_NS);
         this.batch = new int[budget];
         this.dmarhw = VirtualClock.adaptive(unit.lock());

@@ -61,12 +61,8 @@ public final class Sweep {
         long t0 = System.nanoTime();
         int s = streamsFor(cpus);
         VirtualClock clock = new VirtualClock(costs, cpus, workload.seed());
-        long memory = Math.max(machine.memoryBytes(), VirtualTcpMaerts.memoryNeeded(costs, s, workload.packetSize()));
-        if (memory > Integer.MAX_VALUE - 8L) {
-            throw new IllegalArgumentException(s + " streams need " + (memory >> 20)
-                    + " MiB of simulated memory, more than 2 GiB; use fewer streams or a smaller rx.ring_slots");
-        }
-        try (SimMachine m = new SimMachine(machine.withMemory((int) memory), clock)) {
+        int memory = VirtualTcpMaerts.memoryFor(machine.memoryBytes(), costs, s, workload.packetSize());
+        try (SimMachine m = new SimMachine(machine.withMemory(memory), clock)) {
             RunResult r = new VirtualTcpMaerts(m, workload, s, false).run();
             return new Point(r, clock.loop().eventsFired(), System.nanoTime() - t0);
         }

@@ -86,17 +86,20 @@ public final class VirtualClock implements SimClock {
 
     /**
      * FreeBSD's {@code lock_delay_default_init}: {@code lock_roundup_2(mp_ncpus) * 256},
-     * at most {@value #LOCK_DELAY_CAP}.
+     * at most {@value #LOCK_DELAY_CAP}, where {@code lock_roundup_2} is the smallest power of
+     * two above its argument.
      *
      * @param ncpu CPUs
      * @return the maximum number of pauses in one {@code lock_delay()} round
      */
     static int lockDelayMax(int ncpu) {
-        int pow2 = Integer.highestOneBit(ncpu);
-        if (pow2 < ncpu) {
-            pow2 <<= 1;
+        // lock_roundup_2: for (res = 1; res <= val; res <<= 1); the smallest power of two
+        // strictly above val, so 8 CPUs give 16.
+        long res = 1;
+        while (res <= ncpu) {
+            res <<= 1;
         }
-        return (int) Math.min((long) pow2 * 256, LOCK_DELAY_CAP);
+        return (int) Math.min(res * 256, LOCK_DELAY_CAP);
     }
 
     /** @return the event loop */

@@ -100,6 +100,27 @@ public final class VirtualTcpMaerts {
     }
 
     /**
+     * The simulated memory a run needs, checked against what the JVM may take.
+     *
+     * @param atLeast the machine configuration's memory, bytes
+     * @param costs the cost model (ring size)
+     * @param streams receive streams
+     * @param packetSize bytes per packet
+     * @return bytes of simulated memory to give the machine
+     * @throws IllegalArgumentException if it does not fit in an array or in the JVM's heap
+     */
+    public static int memoryFor(long atLeast, CostModel costs, int streams, int packetSize) {
+        long m = Math.max(atLeast, memoryNeeded(costs, streams, packetSize));
+        long heap = Runtime.getRuntime().maxMemory();
+        if (m > Integer.MAX_VALUE - 8L || m > heap * 3 / 4) {
+            throw new IllegalArgumentException(streams + " streams of " + costs.get(Cost.RX_RING_SLOTS)
+                    + " buffers need " + (m >> 20) + " MiB of simulated memory; the JVM may use " + (heap >> 20)
+                    + " MiB and a run at most 2 GiB: use fewer streams, a smaller rx.ring_slots, or java -Xmx");
+        }
+        return (int) m;
+    }
+
+    /**
      * Runs the warm-up, the window and the end of the run.
      *
      * @return the window's result; {@link RunResult#problems()} lists failed checks

@@ -57,6 +57,10 @@ class VirtualCliTest {
         "reproduce --duration 0s|--duration must be more than 0",
         "calibrate --evaluations 5|--evaluations must be 10..100000, got 5",
         "calibrate --costs /nonexistent/y.costs|/nonexistent/y.costs: no such file",
+        "calibrate --out /nonexistent/dir/z.costs|--out /nonexistent/dir/z.costs: no such directory",
+        "--costs x.costs reproduce|--costs before 'reproduce' is an option of iommu-sim itself and would be ignored",
+        "--cpus 4 calibrate|--cpus before 'calibrate' is an option of iommu-sim itself and would be ignored",
+        "--cpus ,|--cpus needs at least one CPU count",
     })
     void badInputIsOneLineAndExitCode2(String args, String expected) {
         int code = run(args.split(" "));
@@ -78,6 +82,16 @@ class VirtualCliTest {
     }
 
     @Test
+    void aRunThatNeedsMoreMemoryThanTheJvmHasIsRefused(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("big.costs");
+        Files.writeString(f, CostModel.builtIn().with(Cost.RX_RING_SLOTS, 65_536, "test").format());
+        int code = run("--costs", f.toString(), "--cpus", "4", "--streams", "256", "-d", "1ms");
+        assertEquals(2, code, err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().contains("256 streams of 65536 buffers need"), err.toString());
+    }
+
+    @Test
     void aVirtualRunPrintsTheSameReportTwice() {
         String[] args = {"--clock", "virtual", "--cpus", "4", "-d", "20ms", "--warmup", "5ms", "-s", "7"};
         assertEquals(0, run(args), err.toString());
@@ -86,6 +100,7 @@ class VirtualCliTest {
         assertTrue(first.contains("Adaptive mutex spin:"), first);
         assertTrue(first.contains("dmar_qi_task (loop)"), first);
         assertTrue(first.contains("comparison: dmarhw spin events/s locked/flushlist"), first);
+        assertTrue(first.contains("IOVA ranges freed per entry unloaded: locked "), first);
         assertTrue(err.toString().contains("M events/s"), err.toString());
         assertEquals(0, run(args));
         assertEquals(first, out.toString());
@@ -114,6 +129,16 @@ class VirtualCliTest {
         assertTrue(o.contains("(not modelled)"), o);
         assertTrue(o.contains("== Summary: FreeBSD's figure (the seed), the model's, model/seed =="), o);
         assertTrue(o.contains("B/C spin events/s (reduction)") && o.contains("C/B throughput (gain)"), o);
+        assertTrue(o.contains("dmarhw iommu_domain_unload+0x1a8                    91736    829 "), o);
+        // the summary's model figure is the model's own lockstat title line for the state
+        String table = o.substring(o.indexOf("== State B:"), o.indexOf("== State C:"));
+        java.util.regex.Matcher title = java.util.regex.Pattern
+                .compile("Adaptive mutex spin: \\d+ events in [\\d.]+ seconds \\((\\d+) events/sec\\)").matcher(table);
+        assertTrue(title.find(), table);
+        java.util.regex.Matcher summary = java.util.regex.Pattern
+                .compile("B adaptive spin events/s +[\\d.]+ +([\\d.]+) ").matcher(o);
+        assertTrue(summary.find(), o);
+        assertEquals(Long.parseLong(title.group(1)), Math.round(Double.parseDouble(summary.group(1))));
         assertEquals(0, run(args));
         assertEquals(o, out.toString());
         assertEquals(0, run("reproduce", "--states", "C", "-d", "10ms", "--warmup", "2ms", "--json"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.dmarflush.sim.repro.Calibration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,12 +15,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class CostModelTest {
 
+    /** The shipped model is the fit's: no starting guess left in it, every fitted cost sourced to the fit. */
     @Test
-    void theBuiltInFileNamesASourceForEveryCost() {
+    void theBuiltInModelIsTheFit() {
         CostModel m = CostModel.builtIn();
         for (Cost c : Cost.values()) {
-            assertFalse(m.source(c).isBlank(), c.key());
-            assertTrue(m.get(c) >= 0, c.key());
+            assertFalse(m.source(c).contains("starting guess") || m.source(c).contains("provisional"),
+                    c.key() + ": " + m.source(c));
+        }
+        for (Calibration.Range r : Calibration.FITTED_B) {
+            assertTrue(m.source(r.cost()).startsWith("fit to FreeBSD's state B"), r.cost().key());
+        }
+        for (Calibration.Range r : Calibration.FITTED_A) {
+            assertTrue(m.source(r.cost()).startsWith("fit to FreeBSD's state A"), r.cost().key());
         }
     }
 
@@ -40,7 +48,8 @@ class CostModelTest {
         "rx.stack_ns = 100|costs.txt:LINE: 'rx.stack_ns' has no source; write where the number comes from after 'source:'",
         "rx.stack_ns = 100 source:   |costs.txt:LINE: 'rx.stack_ns' has no source; write where the number comes from after 'source:'",
         "rx.stack_ns = fast source: x|costs.txt:LINE: 'rx.stack_ns' must be a whole number of ns, got 'fast'",
-        "rx.stack_ns = -5 source: x|costs.txt:LINE: 'rx.stack_ns' must be >= 0, got -5",
+        "rx.stack_ns = -5 source: x|costs.txt:LINE: 'rx.stack_ns' must be 0..1000000000 ns, got -5",
+        "rx.stack_ns = 1000000000000000 source: x|costs.txt:LINE: 'rx.stack_ns' must be 0..1000000000 ns, got 1000000000000000",
         "rx.stak_ns = 5 source: x|costs.txt:LINE: unknown cost 'rx.stak_ns'",
         "just words|costs.txt:LINE: expected 'key = value  source: ...', got: just words",
     })
@@ -56,6 +65,40 @@ class CostModelTest {
         CostModel.CostFileException e = assertThrows(CostModel.CostFileException.class,
                 () -> CostModel.parse("costs.txt", text));
         assertEquals(expected.replace("LINE", String.valueOf(i + 2)), e.getMessage());
+    }
+
+    /** Values a run cannot use are refused where they are written, not deep inside a run. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "model.variation_pct|100|'model.variation_pct' must be 0..99 percent, got 100",
+        "lock.pause_ns|0|'lock.pause_ns' must be 1..1000000 ns, got 0",
+        "nic.line_mbps|0|'nic.line_mbps' must be 1..1000000 Mbit/s, got 0",
+        "rx.ring_slots|0|'rx.ring_slots' must be 1..65536 buffers, got 0",
+        "rx.budget|0|'rx.budget' must be 1..65536 packets, got 0",
+        "prio.qi_task|4294967300|'prio.qi_task' must be 0..255 priority, got 4294967300",
+        "lock.delay_base|0|'lock.delay_base' must be 1..256 pauses, got 0",
+    })
+    void aValueOutsideItsRangeIsRefused(String key, String value, String expected) {
+        String text = CostModel.builtIn().format().lines()
+                .map(l -> l.startsWith(key + " ") ? key + " = " + value + " source: x" : l)
+                .reduce("", (a, b) -> a + b + "\n");
+        CostModel.CostFileException e = assertThrows(CostModel.CostFileException.class,
+                () -> CostModel.parse("c", text));
+        assertTrue(e.getMessage().matches("c:\\d+: \\Q" + expected + "\\E"), e.getMessage());
+        Cost c = Cost.byKey(key);
+        assertThrows(IllegalArgumentException.class,
+                () -> CostModel.builtIn().with(c, Long.parseLong(value), "x"));
+    }
+
+    @Test
+    void everyMissingCostIsNamedAndAByteOrderMarkIsIgnored() throws Exception {
+        String valid = CostModel.builtIn().format();
+        String without = valid.lines().filter(l -> !l.startsWith("rx.budget") && !l.startsWith("prio.rx"))
+                .reduce("", (a, b) -> a + b + "\n");
+        CostModel.CostFileException e = assertThrows(CostModel.CostFileException.class,
+                () -> CostModel.parse("c", without));
+        assertEquals("c: 'rx.budget', 'prio.rx' are missing", e.getMessage());
+        assertEquals(16, CostModel.parse("bom", "\uFEFF" + valid).get(Cost.RX_BUDGET));
     }
 
     @Test

@@ -83,19 +83,25 @@ class KernelTest {
         AdaptiveMutex m = k.newMutex("dmarhw");
         AdaptiveMutex.Site s = m.site("test");
         Script low = new Script(loop, s.acquire(), Op.run(1000), m.release());
+        Script medium = new Script(loop, Op.run(2000));
         Script high = new Script(loop, s.acquire(), Op.run(50), m.release());
         k.spawn("L", 100, -1, low);
-        loop.after(200, () -> k.spawn("H", 10, -1, high));
+        loop.after(200, () -> k.spawn("M", 50, -1, medium));
+        loop.after(300, () -> k.spawn("H", 10, -1, high));
         k.runUntilIdle(Long.MAX_VALUE);
-        // H preempts L at 200, finds the owner off CPU and blocks; L runs again (at H's
-        // priority) and releases at 1000; H takes the lock with 800 ns blocked and no spin.
+        // M preempts L at 200 (L holds the lock, 800 ns left); H preempts M at 300, finds the
+        // owner off CPU and blocks. L, lent H's priority 10, runs before M (50): it releases at
+        // 1100, H takes the lock (800 ns blocked, no spin) and exits at 1150, and only then M
+        // finishes its 1900 ns left, at 3050. Without the lending M would run first and H would
+        // exit at 3050.
         assertEquals(2, s.stats().acquisitions());
         assertEquals(1, s.stats().blockEvents());
         assertEquals(800, s.stats().blockNanos());
         assertEquals(0, s.stats().spinEvents());
-        assertEquals(1000, low.exitedAt);
-        assertEquals(1050, high.exitedAt);
-        assertEquals(1, k.preemptions());
+        assertEquals(1100, low.exitedAt);
+        assertEquals(1150, high.exitedAt);
+        assertEquals(3050, medium.exitedAt);
+        assertEquals(2, k.preemptions());
     }
 
     @Test
@@ -132,10 +138,10 @@ class KernelTest {
         k.spawn("T", 4, -1, sleeper);
         loop.after(100, () -> k.wakeup(ch));
         k.runUntilIdle(Long.MAX_VALUE);
-        // switch in at 0 (5 ns), sleep at 5; woken at 100, switch in 5 ns: the CPU ran T last,
-        // so no switch cost; run 10 ns.
-        assertEquals(110, sleeper.exitedAt);
-        assertEquals(1, k.contextSwitches());
+        // switch in at 0 (5 ns), sleep at 5; woken at 100, the CPU leaves its idle thread for T
+        // (5 ns), then T runs 10 ns.
+        assertEquals(115, sleeper.exitedAt);
+        assertEquals(2, k.contextSwitches());
     }
 
     @Test

@@ -54,8 +54,8 @@ class VirtualTcpMaertsTest {
      */
     @ParameterizedTest
     @EnumSource(value = FlushStrategy.class, names = {"LOCKED", "FLUSHLIST"})
-    void withNoContentionTheThroughputIsTheReceiveTasksOwn(FlushStrategy s) throws Exception {
-        RunResult r = run(testCosts("no-contention.costs"), MachineConfig.defaults(s), 2, 1, Duration.ofMillis(1),
+    void withAFreeQiTaskTheThroughputIsTheReceiveTasksOwn(FlushStrategy s) throws Exception {
+        RunResult r = run(testCosts("free-qi-task.costs"), MachineConfig.defaults(s), 2, 1, Duration.ofMillis(1),
                 Duration.ofMillis(8), 3);
         assertTrue(r.clean(), r.problems().toString());
         assertEquals(1600, r.ops());
