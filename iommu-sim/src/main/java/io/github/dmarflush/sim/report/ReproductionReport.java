@@ -77,7 +77,7 @@ public final class ReproductionReport {
             }
             sb.append('\n');
         }
-        sb.append("== Summary: FreeBSD's figure (the seed), the model's, model/seed ==\n");
+        sb.append("== Summary: FreeBSD's figure, the model's, model/FreeBSD ==\n");
         for (Reproduction.Headline h : rep.headlines()) {
             sb.append(String.format(Locale.ROOT, "%-38s %12.2f %12.2f %8.3f%n", h.name(), h.freebsd(), h.model(),
                     h.ratio()));

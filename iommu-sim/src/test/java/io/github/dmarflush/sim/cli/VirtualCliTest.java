@@ -127,7 +127,7 @@ class VirtualCliTest {
         assertTrue(o.contains("== State B:") && o.contains("== State C:"), o);
         assertTrue(o.contains("iommu_domain_unload+0x1a8"), o);
         assertTrue(o.contains("(not modelled)"), o);
-        assertTrue(o.contains("== Summary: FreeBSD's figure (the seed), the model's, model/seed =="), o);
+        assertTrue(o.contains("== Summary: FreeBSD's figure, the model's, model/FreeBSD =="), o);
         assertTrue(o.contains("B/C spin events/s (reduction)") && o.contains("C/B throughput (gain)"), o);
         assertTrue(o.contains("dmarhw iommu_domain_unload+0x1a8                    91736    829 "), o);
         // the summary's model figure is the model's own lockstat title line for the state
