@@ -28,6 +28,8 @@ public enum Cost {
     A_UNLOAD_HOLD_NS("busdma_a.unload_hold_ns", "ns", 0, 1_000_000_000L),
     /** The engine's time per page-selective IOTLB invalidation descriptor. */
     QI_IOTLB_NS("qi.iotlb_ns", "ns", 0, 1_000_000_000L),
+    /** The least time between the starts of two descriptors: 0 lets the engine overlap them, its latency makes it work on one at a time. */
+    QI_OCCUPANCY_NS("qi.occupancy_ns", "ns", 0, 1_000_000_000L),
     /** The engine's time per wait descriptor (status write, ICS.IWC). */
     QI_WAIT_NS("qi.wait_ns", "ns", 0, 1_000_000_000L),
     /** From the status write of a wait descriptor with IF to the QI task's {@code taskqueue_enqueue} (MSI delivery, {@code dmar_qi_intr}). */

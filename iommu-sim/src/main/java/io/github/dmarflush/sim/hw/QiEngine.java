@@ -65,6 +65,16 @@ public final class QiEngine {
                 && (hw.fstsRaw() & DmarHardware.FSTS_IQE) == 0 && (!halted || stepBudget.get() > 0);
     }
 
+    /** @return IQH, the byte offset of the descriptor the engine executes next */
+    public long head() {
+        return hw.iqhRaw();
+    }
+
+    /** @return IQT, the byte offset one past the last published descriptor */
+    public long tail() {
+        return hw.readIqt();
+    }
+
     /**
      * The time the descriptor at IQH takes: its type's latency plus a uniform jitter drawn from
      * {@code jitter}.

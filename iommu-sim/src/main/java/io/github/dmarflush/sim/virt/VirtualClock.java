@@ -149,7 +149,7 @@ public final class VirtualClock implements SimClock {
 
     @Override
     public EngineDriver.Factory engines() {
-        EngineDriver.Factory f = EventEngine.on(loop, this::vary);
+        EngineDriver.Factory f = EventEngine.on(loop, this::vary, costs.get(Cost.QI_OCCUPANCY_NS));
         return (engine, name) -> {
             EventEngine e = (EventEngine) f.create(engine, name);
             engines.add(e);

@@ -102,14 +102,15 @@ class VirtualTcpMaertsTest {
      * status word (seeded bug M3) lets an IOVA be reused while the IOTLB still holds its old
      * translation, and the NIC's next write through it faults. The checker sees the bug when the
      * NIC writes into a reused IOVA before the invalidation completes: a short ring (16 buffers,
-     * so a reloaded buffer is written soon) and a slow engine (10 us per IOTLB invalidation).
+     * so a reloaded buffer is written soon) and a slow engine that works on one descriptor at a
+     * time (10 us per IOTLB invalidation).
      * The library's own drain passes the same run.
      */
     @ParameterizedTest
     @EnumSource(value = FlushStrategy.class, names = {"LOCKED", "FLUSHLIST"})
     void theDmaCheckerCatchesAReleaseBeforeTheInvalidationCompletes(FlushStrategy s) {
         CostModel exposed = CostModel.builtIn().with(Cost.RX_RING_SLOTS, 16, "test")
-                .with(Cost.QI_IOTLB_NS, 10_000, "test");
+                .with(Cost.QI_IOTLB_NS, 10_000, "test").with(Cost.QI_OCCUPANCY_NS, 10_000, "test");
         RunResult good = run(exposed, MachineConfig.defaults(s), 2, 1, Duration.ofMillis(2), Duration.ofMillis(20), 5);
         assertTrue(good.clean(), good.problems().toString());
         UnitHooks onePast = new UnitHooks(UnitHooks.LIBRARY.flushList(),
