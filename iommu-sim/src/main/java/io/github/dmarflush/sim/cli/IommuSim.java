@@ -521,6 +521,14 @@ public final class IommuSim implements Callable<Integer> {
         } else if (locked != null && flush != null) {
             out.println(RunReport.comparison(locked, flush));
         }
+        return finish(out, err, results, command.strip(), loadAverage());
+    }
+
+    /**
+     * Flushes the report, writes the HTML report if asked, and gives the exit code: 2 if an
+     * output cannot be written (one line on stderr), 1 if a run failed its checks, else 0.
+     */
+    private int finish(PrintWriter out, PrintWriter err, List<RunResult> results, String command, String hostLoad) {
         out.flush();
         if (out.checkError()) {
             // PrintWriter does not throw: without this a full disk or a closed pipe under
@@ -529,8 +537,7 @@ public final class IommuSim implements Callable<Integer> {
         }
         if (html != null) {
             try {
-                Files.writeString(html, HtmlReport.format(results, command.strip(), loadAverage()),
-                        StandardCharsets.UTF_8);
+                Files.writeString(html, HtmlReport.format(results, command, hostLoad), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 return usageError(err, "cannot write --html " + html + ": " + why(e));
             }
@@ -588,24 +595,7 @@ public final class IommuSim implements Callable<Integer> {
                 }
             }
         }
-        out.flush();
-        if (out.checkError()) {
-            return usageError(err, "cannot write the report to standard output");
-        }
-        if (html != null) {
-            try {
-                Files.writeString(html, HtmlReport.format(results, command, null), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return usageError(err, "cannot write --html " + html + ": " + why(e));
-            }
-            err.println("iommu-sim: wrote " + html);
-        }
-        boolean clean = results.stream().allMatch(RunResult::clean);
-        if (!clean) {
-            err.println("iommu-sim: a run FAILED its end-of-run checks (see FAILED lines above)");
-        }
-        err.flush();
-        return clean ? 0 : 1;
+        return finish(out, err, results, command, null);
     }
 
     private static RunResult find(List<RunResult> results, String label, int cpus) {

@@ -54,7 +54,7 @@ public final class ReproductionReport {
                                 row.caller(), fr, row.nsec(), "-", "-", "-", "-", "(not modelled)"));
                         continue;
                     }
-                    LockSiteSample m = find(r, row.lock(), row.modelSite());
+                    LockSiteSample m = Observables.find(r, row.lock(), row.modelSite());
                     long ev = m == null ? 0 : m.spinEvents();
                     double mr = ev / r.seconds();
                     double mn = ev == 0 ? 0 : (double) m.spinNanos() / ev;
@@ -88,15 +88,6 @@ public final class ReproductionReport {
     private static void line(StringBuilder sb, String name, double f, double m, String fmt) {
         sb.append(String.format(Locale.ROOT, "%-44s %12s %12s %8s%n", name, String.format(Locale.ROOT, fmt, f),
                 String.format(Locale.ROOT, fmt, m), f == 0 ? "-" : String.format(Locale.ROOT, "%.3f", m / f)));
-    }
-
-    private static LockSiteSample find(RunResult r, String lock, String site) {
-        for (LockSiteSample l : r.locks()) {
-            if (l.lock().equals(lock) && l.caller().equals(site)) {
-                return l;
-            }
-        }
-        return null;
     }
 
     /**
@@ -133,7 +124,7 @@ public final class ReproductionReport {
                         .field("caller", row.caller()).field("freebsdPerSecond", f.perSecond(row))
                         .field("freebsdNsec", row.nsec());
                 if (row.modelSite() != null) {
-                    LockSiteSample m = find(r, row.lock(), row.modelSite());
+                    LockSiteSample m = Observables.find(r, row.lock(), row.modelSite());
                     long ev = m == null ? 0 : (row.spin() ? m.spinEvents() : m.blockEvents());
                     long ns = m == null ? 0 : (row.spin() ? m.spinNanos() : m.blockNanos());
                     j.field("modelSite", row.modelSite()).field("modelPerSecond", ev / r.seconds())

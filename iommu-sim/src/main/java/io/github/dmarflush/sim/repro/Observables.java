@@ -90,7 +90,7 @@ public final class Observables {
      * @param site a model call site
      * @return the run's sample of it, or null
      */
-    static LockSiteSample find(RunResult r, String lock, String site) {
+    public static LockSiteSample find(RunResult r, String lock, String site) {
         for (LockSiteSample l : r.locks()) {
             if (l.lock().equals(lock) && l.caller().equals(site)) {
                 return l;
