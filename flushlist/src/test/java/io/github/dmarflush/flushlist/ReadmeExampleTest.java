@@ -16,8 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's "Using the library" example, compiled and run, so the README cannot drift
- * from the API. The parts between the {@code README:} markers are the README's text, and
+ * The README's "Using the library" examples (the protocol use and the plain-queue use),
+ * compiled and run, so the README cannot drift from the API. The parts between the {@code README:} markers are the README's text, and
  * {@link #theReadmeShowsThisExample} checks that the README still shows each of them.
  */
 class ReadmeExampleTest {
@@ -51,7 +51,7 @@ class ReadmeExampleTest {
         Path source = module.resolve("src/test/java/io/github/dmarflush/flushlist/ReadmeExampleTest.java");
         String text = Files.readString(readme).replace("\r\n", "\n");
         List<String> parts = markedParts(Files.readAllLines(source));
-        assertEquals(4, parts.size(), "entry, setup, unload and task parts");
+        assertEquals(8, parts.size(), "entry, setup, unload, task, job, queue, produce and consume parts");
         for (String part : parts) {
             assertTrue(text.contains(part), "README.md no longer shows this part of the example:\n" + part);
         }
@@ -159,5 +159,51 @@ class ReadmeExampleTest {
         assertEquals(List.of("1000-2000", "2000-3000", "3000-4000"), freedRanges);
         assertTrue(flushList.isEmpty());
         assertEquals(3, entryPool.size(), "the dummy and the first two entries retired; the last is the zombie");
+    }
+
+    // README: begin job
+    /** A unit of work; FlushEntry carries the list's link. */
+    static final class Job extends FlushEntry {
+        String name;
+    }
+    // README: end job
+
+    @Test
+    void theReadmePlainQueueExampleRuns() {
+        List<String> done = new ArrayList<>();
+
+        // README: begin queue
+        ReentrantLock producerLock = new ReentrantLock(); // serializes the producers
+        ZombieHeadFlushList<Job> jobs = new ZombieHeadFlushList<>(new Job(), new Reclaimer<Job>() {
+            @Override
+            public void releaseItem(Job j) { // dequeued, in FIFO order
+                done.add(j.name);
+            }
+
+            @Override
+            public void retireElement(Job j) { // the list holds no reference to j any more: reuse it
+            }
+        });
+        // README: end queue
+
+        for (String name : List.of("a", "b", "c")) {
+            Job job = new Job();
+            job.name = name;
+            // README: begin produce
+            // Any producer thread:
+            producerLock.lock();
+            try {
+                jobs.enqueue(job);
+            } finally {
+                producerLock.unlock();
+            }
+            // README: end produce
+        }
+        // README: begin consume
+        // The one consumer thread, without the lock:
+        jobs.drain(gseq -> true);
+        // README: end consume
+        assertEquals(List.of("a", "b", "c"), done);
+        assertTrue(jobs.isEmpty());
     }
 }
